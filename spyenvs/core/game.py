@@ -1,0 +1,196 @@
+"""The game contract every spyenvs game implements, and the bookkeeping that is the
+same for all of them (config parsing, seeding, illegal-action checks, the action log
+that records and replays are made of).
+
+A game subclass writes rules, not plumbing. It defines:
+
+* ``env_id`` and ``CONFIG`` (a dict of :class:`~spyenvs.core.config.Param`);
+* ``_setup()``: derive ``roles``, ``num_actions`` and ``layout`` (a
+  :class:`~spyenvs.core.layout.Layout`) and static tables from ``self.config``;
+* ``_new_game()``: deal a new game using only ``self.rng``;
+* ``_apply(action)``: apply one legal decision;
+* ``current_player``, ``legal_mask()``, ``is_over``, ``outcome()``, ``observe(p)``;
+* ``clone()`` (copy mutable state explicitly; use :meth:`_clone_into`),
+  ``resample_hidden(viewer, rng)``, ``hidden_key(viewer)``;
+* ``decision_name()``, ``action_label(a)``, ``render_text(viewer)``;
+* optionally ``check_invariants()`` (fuzz tests call it every step) and
+  ``render_rgb(viewer)`` (defaults to a picture of ``render_text``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .config import Param, parse_config
+from .errors import GameStateError, IllegalActionError
+from .layout import Layout
+
+
+def copy_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in exactly the same state as ``rng``."""
+    bit = type(rng.bit_generator)()
+    bit.state = rng.bit_generator.state
+    return np.random.Generator(bit)
+
+
+def fresh_seed() -> int:
+    """A seed from OS entropy, for ``reset()`` without a seed."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
+
+
+class Game(ABC):
+    """Base class of every game: a state machine of small decisions."""
+
+    env_id: ClassVar[str] = "game"
+    CONFIG: ClassVar[dict[str, Param]] = {}
+    #: configs the conformance suite runs (every player count, notable variants)
+    TEST_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}]
+    #: wrong configs the conformance suite checks raise ValueError
+    BAD_CONFIGS: ClassVar[list[dict[str, Any]]] = []
+
+    roles: tuple[str, ...]
+    num_actions: int
+    layout: Layout
+
+    def __init__(self, **config: Any):
+        self.config: dict[str, Any] = parse_config(self.CONFIG, config, self.env_id)
+        self._setup()
+        self.seed: int | None = None
+        self.actions: list[int] = []
+        self.rng: np.random.Generator | None = None
+        self._started = False
+
+    # ----------------------------------------------------------------- set-up
+    @abstractmethod
+    def _setup(self) -> None:
+        """Derive roles, num_actions, layout and static tables from self.config."""
+
+    @property
+    def num_players(self) -> int:
+        return len(self.roles)
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; every chance event comes from ``self.rng``."""
+        if seed is None:
+            seed = fresh_seed()
+        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
+        self.seed = int(seed)
+        self.rng = np.random.default_rng(self.seed)
+        self.actions = []
+        self._started = True
+        self._new_game()
+
+    @abstractmethod
+    def _new_game(self) -> None: ...
+
+    # ------------------------------------------------------------- decisions
+    @property
+    @abstractmethod
+    def current_player(self) -> int: ...
+
+    @abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """int8[num_actions] for the pending decision (a fresh array or a cached one
+        the caller must not modify)."""
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    @abstractmethod
+    def decision_name(self) -> str:
+        """Short name of the pending decision, e.g. 'choose_card'."""
+
+    def step(self, action: int) -> None:
+        """Apply one decision; an illegal one raises and leaves the state untouched."""
+        if not self._started:
+            raise GameStateError(f"{self.env_id}: call reset() before step()")
+        if self.is_over:
+            raise GameStateError(f"{self.env_id}: the game is over; call reset() to play again")
+        mask = self.legal_mask()
+        try:
+            a = int(action)
+            ok = a == action and 0 <= a < self.num_actions and mask[a]
+        except (TypeError, ValueError, OverflowError):
+            ok = False
+        if not ok:
+            legal = np.flatnonzero(mask).tolist()
+            raise IllegalActionError(
+                action, self.decision_name(), legal, [self.action_label(x) for x in legal]
+            )
+        self._apply(a)
+        self.actions.append(a)
+
+    @abstractmethod
+    def _apply(self, action: int) -> None: ...
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> list[float]:
+        """Terminal payoff per role: win +1, loss -1, draw 0."""
+
+    # ----------------------------------------------------------- information
+    @abstractmethod
+    def observe(self, player: int) -> np.ndarray:
+        """float32[observation_size], built only from what ``player`` may know."""
+
+    @abstractmethod
+    def hidden_key(self, viewer: int) -> Any:
+        """A comparable value of everything hidden from ``viewer`` (the leak test
+        uses it to check that a resample really changes hidden state)."""
+
+    @abstractmethod
+    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "Game":
+        """A clone where all that ``viewer`` cannot see is re-dealt consistently with
+        what ``viewer`` knows; the clone's future chance comes from ``rng`` too."""
+
+    @abstractmethod
+    def clone(self) -> "Game": ...
+
+    def _clone_into(self, new: "Game") -> "Game":
+        """Copy the base bookkeeping into ``new`` (made with ``object.__new__``)."""
+        new.config = self.config
+        new.roles = self.roles
+        new.num_actions = self.num_actions
+        new.layout = self.layout
+        new.seed = self.seed
+        new.actions = list(self.actions)
+        new.rng = copy_rng(self.rng) if self.rng is not None else None
+        new._started = self._started
+        return new
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a game invariant is broken (fuzz tests)."""
+
+    # ------------------------------------------------------------- display
+    @abstractmethod
+    def action_label(self, action: int) -> str: ...
+
+    @abstractmethod
+    def render_text(self, viewer: int | None = None) -> str:
+        """The state in words; ``viewer=None`` is omniscient."""
+
+    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
+        from .textimage import text_to_rgb
+
+        return text_to_rgb(self.render_text(viewer))
+
+    # --------------------------------------------------------------- records
+    def to_record(self) -> dict[str, Any]:
+        from .records import make_record
+
+        return make_record(self)
+
+    def __repr__(self) -> str:
+        cfg = ", ".join(f"{k}={v!r}" for k, v in self.config.items())
+        return f"<{type(self).__name__} {self.env_id}({cfg}) seed={self.seed} steps={len(self.actions)}>"

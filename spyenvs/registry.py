@@ -1,0 +1,41 @@
+"""Registry of env ids. Each game's ``env`` module exposes ``GAME`` (its Game
+class), ``env(**kwargs)`` and ``raw_env(**kwargs)``; adding an id here puts the game
+under the conformance suite, the bench and the CLI."""
+
+from __future__ import annotations
+
+import importlib
+
+_MODULES = {
+    "the_agents_v0": "spyenvs.games.the_agents.env",
+}
+
+ENV_IDS: tuple[str, ...] = tuple(_MODULES)
+
+#: keyword arguments that configure the adapter rather than the game
+ADAPTER_KWARGS = ("render_mode", "max_steps", "illegal_action", "render_view")
+
+
+def env_module(env_id: str):
+    if env_id not in _MODULES:
+        raise ValueError(f"unknown env id {env_id!r}; available: {', '.join(ENV_IDS)}")
+    return importlib.import_module(_MODULES[env_id])
+
+
+def game_class(env_id: str):
+    return env_module(env_id).GAME
+
+
+def make_game(env_id: str, **config):
+    """The bare game (no PettingZoo), for search, tests and tools."""
+    return game_class(env_id)(**config)
+
+
+def make(env_id: str, **kwargs):
+    """A PettingZoo AEC env (wrapped like PettingZoo classic envs)."""
+    return env_module(env_id).env(**kwargs)
+
+
+def make_raw(env_id: str, **kwargs):
+    """The unwrapped AEC env."""
+    return env_module(env_id).raw_env(**kwargs)

@@ -1,0 +1,66 @@
+"""Conformance suite: every registered env id and each of its TEST_CONFIGS."""
+
+from __future__ import annotations
+
+import pytest
+
+from spyenvs.registry import ENV_IDS, game_class
+
+from . import checks
+
+CASES = [
+    pytest.param(game_class(env_id), cfg, id=f"{env_id}-{'-'.join(f'{k}={v}' for k, v in cfg.items()) or 'default'}")
+    for env_id in ENV_IDS
+    for cfg in game_class(env_id).TEST_CONFIGS
+]
+GAMES = [pytest.param(game_class(env_id), id=env_id) for env_id in ENV_IDS]
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_pettingzoo_api(game_cls, config):
+    checks.run_api_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_pettingzoo_seed(game_cls, config):
+    checks.run_seed_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_random_play_to_end_with_invariants(game_cls, config):
+    checks.run_random_play(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_hidden_information_does_not_leak(game_cls, config):
+    checks.run_leak_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_clone_is_independent(game_cls, config):
+    checks.run_clone_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_records_replay_exactly(game_cls, config, tmp_path):
+    checks.run_replay_test(game_cls, config, tmp_path)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_illegal_action_raises_and_leaves_state(game_cls, config):
+    checks.run_illegal_action_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_illegal_action_penalize(game_cls, config):
+    checks.run_penalize_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_render_modes(game_cls, config):
+    checks.run_render_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls", GAMES)
+def test_bad_config_raises_value_error(game_cls):
+    checks.run_bad_config_test(game_cls)

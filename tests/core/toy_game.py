@@ -1,0 +1,108 @@
+"""A tiny hidden-card game used to test the core alone (and a template for games):
+each player gets a secret card from 1..N; in turn each says 'stay' or 'swap' (swap
+takes the top card of the hidden deck); then the highest card wins."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spyenvs.core import Game, Layout, Param
+
+
+class HighCard(Game):
+    env_id = "high_card_test"
+    CONFIG = {
+        "num_players": Param(2, int, choices=(2, 3)),
+        "deck_size": Param(6, int, min=4, max=20),
+    }
+    TEST_CONFIGS = [{"num_players": 2}, {"num_players": 3}]
+    BAD_CONFIGS = [{"num_players": 7}, {"deck_size": 2}, {"nonsense": 1}]
+
+    def _setup(self):
+        n = self.config["num_players"]
+        self.roles = tuple(f"player_{i}" for i in range(n))
+        self.num_actions = 2
+        self.layout = Layout()
+        self.layout.add("my_card", self.config["deck_size"])
+        self.layout.add("swapped", n, doc="public: who swapped, egocentric")
+        self.layout.add("turn", n)
+
+    def _new_game(self):
+        deck = list(range(self.config["deck_size"]))
+        self.rng.shuffle(deck)
+        n = len(self.roles)
+        self.hands = deck[:n]
+        self.deck = deck[n:]
+        self.swapped = [False] * n
+        self.discard = []  # public, face up
+        self.turn = 0
+
+    @property
+    def current_player(self):
+        return self.turn
+
+    def legal_mask(self):
+        return np.ones(2, np.int8)
+
+    def decision_name(self):
+        return "stay_or_swap"
+
+    def _apply(self, action):
+        if action == 1:
+            self.discard.append(self.hands[self.turn])
+            self.hands[self.turn] = self.deck.pop()
+            self.swapped[self.turn] = True
+        self.turn += 1
+
+    @property
+    def is_over(self):
+        return self.turn >= len(self.roles)
+
+    def outcome(self):
+        best = max(self.hands)
+        return [1.0 if h == best else -1.0 for h in self.hands]
+
+    def observe(self, p):
+        n = len(self.roles)
+        obs = np.zeros(self.layout.size, np.float32)
+        s = self.layout.slices()
+        obs[s["my_card"]][self.hands[p]] = 1
+        for k in range(n):
+            obs[s["swapped"].start + k] = self.swapped[(p + k) % n]
+            obs[s["turn"].start + k] = (self.turn % n) == (p + k) % n and not self.is_over
+        return obs
+
+    def hidden_key(self, viewer):
+        return (tuple(h for i, h in enumerate(self.hands) if i != viewer), tuple(self.deck))
+
+    def resample_hidden(self, viewer, rng):
+        new = self.clone()
+        unknown = [h for i, h in enumerate(self.hands) if i != viewer] + list(self.deck)
+        rng.shuffle(unknown)
+        for i in range(len(self.roles)):
+            if i != viewer:
+                new.hands[i] = unknown.pop()
+        new.deck = unknown
+        new.rng = np.random.default_rng(rng.integers(2**63))
+        return new
+
+    def clone(self):
+        new = self._clone_into(object.__new__(HighCard))
+        new.hands = list(self.hands)
+        new.deck = list(self.deck)
+        new.swapped = list(self.swapped)
+        new.discard = list(self.discard)
+        new.turn = self.turn
+        return new
+
+    def check_invariants(self):
+        assert sorted(self.hands + self.deck + self.discard) == list(range(self.config["deck_size"]))
+
+    def action_label(self, a):
+        return ("stay", "swap")[a]
+
+    def render_text(self, viewer=None):
+        cards = " ".join(
+            str(h) if viewer is None or viewer == i else "?" for i, h in enumerate(self.hands)
+        )
+        return f"hands: {cards}\nswapped: {self.swapped}\nturn: {self.turn}"
