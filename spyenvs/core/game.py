@@ -150,14 +150,14 @@ class Game(ABC):
         uses it to check that a resample really changes hidden state)."""
 
     @abstractmethod
-    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "Game":
+    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> Game:
         """A clone where all that ``viewer`` cannot see is re-dealt consistently with
         what ``viewer`` knows; the clone's future chance comes from ``rng`` too."""
 
     @abstractmethod
-    def clone(self) -> "Game": ...
+    def clone(self) -> Game: ...
 
-    def _clone_into(self, new: "Game") -> "Game":
+    def _clone_into(self, new: Game) -> Game:
         """Copy the base bookkeeping into ``new`` (made with ``object.__new__``)."""
         new.config = self.config
         new.roles = self.roles
@@ -175,6 +175,14 @@ class Game(ABC):
     # ------------------------------------------------------------- display
     @abstractmethod
     def action_label(self, action: int) -> str: ...
+
+    def action_label_for(self, action: int, viewer: int | None) -> str:
+        """The label of the pending decision's ``action`` as ``viewer`` may see it
+        (None: omniscient). By default another role's choice shows only as the
+        decision's name; games override this to show moves that are public."""
+        if viewer is None or viewer == self.current_player:
+            return self.action_label(action)
+        return f"({self.decision_name()})"
 
     @abstractmethod
     def render_text(self, viewer: int | None = None) -> str:

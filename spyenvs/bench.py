@@ -1,0 +1,104 @@
+"""`spyenvs bench`: random legal play through the public ``env()`` path (observation
+and mask built every step) for each env, interleaved with PettingZoo's
+``connect_four_v3`` in the same process; prints steps/s and the ratio to
+connect_four. Ratios are paired per repeat (env and connect_four timed back to back)
+and the median is reported, which is what survives a noisy machine."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .core.stats import median
+from .registry import ENV_IDS, game_class, make
+
+
+def _measure(make_env, seconds: float, seed: int) -> float:
+    """Steps per second of random masked play for about ``seconds``."""
+    env = make_env()
+    pick = random.Random(seed)
+    steps = 0
+    episode = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        env.reset(seed=seed * 100_003 + episode)
+        episode += 1
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[pick.randrange(len(legal))])
+                steps += 1
+                if steps & 255 == 0 and time.perf_counter() > deadline:
+                    return steps / (time.perf_counter() - start)
+            env.step(action)
+        if time.perf_counter() > deadline:
+            return steps / (time.perf_counter() - start)
+
+
+def connect_four():
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3.env()
+
+
+@dataclass
+class BenchRow:
+    env_id: str
+    config: dict
+    steps_per_s: float
+    baseline_steps_per_s: float
+    ratio: float
+
+
+def bench_configs(env_ids=None, players=None):
+    """(env_id, config) pairs: each env at each player count of its test configs."""
+    out = []
+    for env_id in env_ids or ENV_IDS:
+        cls = game_class(env_id)
+        counts = sorted({c.get("num_players") for c in cls.TEST_CONFIGS if "num_players" in c})
+        if "num_players" not in cls.CONFIG:
+            out.append((env_id, {}))
+            continue
+        for n in counts or [cls.CONFIG["num_players"].default]:
+            if players is None or n in players:
+                out.append((env_id, {"num_players": n}))
+    return out
+
+
+def run_bench(env_ids=None, players=None, seconds: float = 1.0, repeats: int = 3, extra=None, progress=None):
+    configs = bench_configs(env_ids, players)
+    if not configs:
+        raise ValueError("no env/player-count matches the bench selection")
+    samples = {i: [] for i in range(len(configs))}
+    base = {i: [] for i in range(len(configs))}
+    for r in range(repeats):
+        for i, (env_id, cfg) in enumerate(configs):
+            kwargs = dict(cfg, **(extra or {}))
+            b = _measure(connect_four, seconds, seed=r)
+            s = _measure(lambda e=env_id, k=kwargs: make(e, **k), seconds, seed=r)
+            base[i].append(b)
+            samples[i].append(s)
+            if progress:
+                progress(f"repeat {r + 1}/{repeats} {env_id} {cfg}: {s:,.0f} steps/s vs connect_four {b:,.0f}")
+    rows = []
+    for i, (env_id, cfg) in enumerate(configs):
+        ratios = [s / b for s, b in zip(samples[i], base[i])]
+        rows.append(BenchRow(env_id, cfg, median(samples[i]), median(base[i]), median(ratios)))
+    return rows
+
+
+def format_rows(rows) -> str:
+    lines = [f"{'env':22s} {'config':18s} {'steps/s':>10s} {'connect_four':>13s} {'ratio':>7s}"]
+    for row in rows:
+        cfg = ",".join(f"{k}={v}" for k, v in row.config.items()) or "default"
+        lines.append(
+            f"{row.env_id:22s} {cfg:18s} {row.steps_per_s:10,.0f} {row.baseline_steps_per_s:13,.0f} {row.ratio:6.2f}x"
+        )
+    return "\n".join(lines)
