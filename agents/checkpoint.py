@@ -1,0 +1,103 @@
+"""Policy checkpoints that load without executing code.
+
+A checkpoint holds the actor network of a trained policy (an MLP over the
+learner's input: the observation, then a one-hot of the role kind when the game has
+several) and a JSON metadata string. Two containers, same content:
+
+* ``.pt``: ``torch.save`` of a plain dict of tensors and strings, read back with
+  ``torch.load(..., weights_only=True)`` (no pickled code is ever run);
+* ``.npz``: ``numpy.savez`` read with ``allow_pickle=False`` (no torch needed).
+
+Metadata keys: ``format`` (always ``spyenvs-policy``), ``version``, ``env_id``,
+``config``, ``roles``, ``role_kinds``, ``obs_dim``, ``num_actions``,
+``activation`` and ``layers`` (the number of Linear layers, weights ``w0..`` and
+biases ``b0..``), plus free-form ``info`` (timesteps, wall time ...).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import numpy as np
+
+FORMAT = "spyenvs-policy"
+VERSION = 1
+ACTIVATIONS = ("tanh", "relu")
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file is missing, corrupt, or not a spyenvs policy."""
+
+
+def save_policy(path: str | os.PathLike, weights: list[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any]) -> None:
+    """Write ``weights`` ([(W[out,in], b[out]) per Linear layer]) and ``meta``."""
+    meta = dict(meta, format=FORMAT, version=VERSION, layers=len(weights))
+    if meta.get("activation") not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {ACTIVATIONS}, got {meta.get('activation')!r}")
+    arrays = {}
+    for i, (w, b) in enumerate(weights):
+        arrays[f"w{i}"] = np.ascontiguousarray(w, dtype=np.float32)
+        arrays[f"b{i}"] = np.ascontiguousarray(b, dtype=np.float32)
+    path = os.fspath(path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".tmp"
+    if path.endswith(".npz"):
+        with open(tmp, "wb") as f:
+            np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+    else:
+        import torch
+
+        torch.save({"__meta__": json.dumps(meta), **{k: torch.from_numpy(v) for k, v in arrays.items()}}, tmp)
+    os.replace(tmp, path)
+
+
+def load_policy(path: str | os.PathLike) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
+    """(weights, meta) of a checkpoint; raises :class:`CheckpointError` with the
+    reason for anything that is not a readable spyenvs policy."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise CheckpointError(f"{path}: no such checkpoint file")
+    try:
+        if path.endswith(".npz"):
+            with np.load(path, allow_pickle=False) as z:
+                raw = {k: z[k] for k in z.files}
+            meta_text = str(raw.pop("__meta__")) if "__meta__" in raw else None
+        else:
+            import torch
+
+            raw = torch.load(path, map_location="cpu", weights_only=True)
+            if not isinstance(raw, dict):
+                raise CheckpointError(f"{path}: not a spyenvs policy checkpoint (a {type(raw).__name__}, not a dict)")
+            raw = dict(raw)
+            meta_text = raw.pop("__meta__", None)
+            raw = {k: v.numpy() if hasattr(v, "numpy") else v for k, v in raw.items()}
+    except CheckpointError:
+        raise
+    except Exception as exc:  # torch/numpy raise many types for corrupt or unsafe files
+        raise CheckpointError(f"{path}: cannot read as a spyenvs policy checkpoint ({type(exc).__name__}: {exc})") from exc
+    if not isinstance(meta_text, str):
+        raise CheckpointError(f"{path}: not a spyenvs policy checkpoint (no metadata; a foreign file?)")
+    try:
+        meta = json.loads(meta_text)
+    except json.JSONDecodeError as exc:
+        raise CheckpointError(f"{path}: corrupt checkpoint metadata ({exc})") from exc
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CheckpointError(f"{path}: not a spyenvs policy checkpoint (format {meta.get('format') if isinstance(meta, dict) else None!r})")
+    if meta.get("version") != VERSION:
+        raise CheckpointError(f"{path}: checkpoint version {meta.get('version')!r} not supported (this code reads {VERSION})")
+    weights = []
+    try:
+        for i in range(int(meta["layers"])):
+            weights.append((np.asarray(raw[f"w{i}"], np.float32), np.asarray(raw[f"b{i}"], np.float32)))
+        dim = int(meta["obs_dim"]) + (len(meta["role_kinds"]) if len(meta["role_kinds"]) > 1 else 0)
+        for w, b in weights:
+            if w.ndim != 2 or w.shape[1] != dim or b.shape != (w.shape[0],):
+                raise CheckpointError(f"{path}: layer shapes do not chain (input {dim}, weight {w.shape})")
+            dim = w.shape[0]
+        if dim != int(meta["num_actions"]):
+            raise CheckpointError(f"{path}: output size {dim} != num_actions {meta['num_actions']}")
+    except KeyError as exc:
+        raise CheckpointError(f"{path}: checkpoint lacks {exc}") from exc
+    return weights, meta

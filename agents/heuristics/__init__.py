@@ -1,0 +1,69 @@
+"""Rule-based players, one module per game (``agents/heuristics/<game>.py``).
+
+Each module exposes ``make(layout, config, role, rng) -> policy``: a policy for one
+role that decodes ONLY its own observation (through ``layout.view(obs, block)``)
+and the legal-action mask; it never sees the game object or hidden state.
+:class:`HeuristicPolicy` is the unbound template: ``bind(game, seat)`` hands the
+game's layout, config and the seat's role name to the module's ``make``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+import numpy as np
+
+from ..policy import BasePolicy
+
+#: env id -> module with ``make(layout, config, role, rng)``
+_MODULES: dict[str, str] = {
+    "the_agents_v0": "agents.heuristics.the_agents",
+    "unrest_v0": "agents.heuristics.unrest",
+    "spy_games_v0": "agents.heuristics.spy_games",
+    "specter_ops_v0": "agents.heuristics.specter_ops",
+}
+_FACTORIES: dict[str, Callable[..., BasePolicy]] = {}
+
+
+def register_heuristic(env_id: str, make: Callable[..., BasePolicy]) -> None:
+    """Register a heuristic factory for an env id (used for test games)."""
+    _FACTORIES[env_id] = make
+
+
+def heuristic_factory(env_id: str) -> Callable[..., BasePolicy]:
+    if env_id in _FACTORIES:
+        return _FACTORIES[env_id]
+    if env_id not in _MODULES:
+        raise ValueError(f"no heuristic for {env_id!r}; available: {', '.join(sorted(set(_MODULES) | set(_FACTORIES)))}")
+    try:
+        module = importlib.import_module(_MODULES[env_id])
+    except ModuleNotFoundError as exc:
+        raise ValueError(f"the heuristic for {env_id!r} is not written yet ({exc})") from exc
+    return module.make
+
+
+def has_heuristic(env_id: str) -> bool:
+    try:
+        heuristic_factory(env_id)
+    except ValueError:
+        return False
+    return True
+
+
+class HeuristicPolicy(BasePolicy):
+    """The rule-based player of a game; plays any role once bound to a seat."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def bind(self, game: Any, seat: int) -> BasePolicy:
+        make = heuristic_factory(game.env_id)
+        policy = make(game.layout, game.config, game.roles[seat], self.rng)
+        policy.name = "heuristic"
+        return policy
+
+    def act(self, observation, mask):  # pragma: no cover - a template cannot play
+        raise TypeError("HeuristicPolicy needs its game and seat: call bind(game, seat) first")

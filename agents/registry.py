@@ -1,0 +1,43 @@
+"""Named policies, as the CLI, tournaments and training configs spell them:
+
+* ``random``: uniform over legal actions;
+* ``heuristic``: the game's rule-based player (:mod:`agents.heuristics`);
+* ``ismcts`` or ``ismcts:SIMS``: information-set MCTS with SIMS iterations per move;
+* a path to a checkpoint (``.pt`` or ``.npz``): a trained :class:`TorchPolicy`
+  (``PATH:sample`` samples from the policy instead of playing its best action).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .heuristics import HeuristicPolicy
+from .ismcts import ISMCTS
+from .policy import BasePolicy, RandomPolicy
+
+NAMES = ("random", "heuristic", "ismcts")
+
+
+def make_policy(spec: str, seed: int | None = None) -> BasePolicy:
+    """The policy named by ``spec`` (see the module docstring)."""
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"a policy spec must be a non-empty string, got {spec!r}")
+    if spec == "random":
+        return RandomPolicy(seed)
+    if spec == "heuristic":
+        return HeuristicPolicy(seed)
+    if spec == "ismcts" or spec.startswith("ismcts:"):
+        _, _, sims = spec.partition(":")
+        try:
+            n = int(sims) if sims else 200
+        except ValueError:
+            raise ValueError(f"ismcts:SIMS expects an int, got {spec!r}") from None
+        return ISMCTS(simulations=n, seed=seed)
+    path, sample = spec, False
+    if spec.endswith(":sample"):
+        path, sample = spec[: -len(":sample")], True
+    if path.endswith((".pt", ".npz")) or os.path.exists(path):
+        from .torch_policy import TorchPolicy
+
+        return TorchPolicy.load(path, deterministic=not sample, seed=seed)
+    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS, or a checkpoint path (.pt/.npz)")

@@ -1,0 +1,217 @@
+"""Tournaments between policies, with seat and role rotation (also ``spyenvs eval``).
+
+A *match* ``A vs B`` puts A in one seat and B in every other seat; A's seat rotates
+over all seats game by game, so every role (and every seat of a role) is played
+equally often. Win rates are per role kind (win 1, draw 1/2, loss 0; a team win
+counts for each member) with Wilson 95% intervals. A tournament plays every ordered
+pair of a population and fits Elo ratings to all its games: A beats the rest of the
+table with probability ``sigmoid(ln10/400 * (R_A - R_B) + logit(1/N))``, so that two
+equal players in an N-seat game win 1/N each. Results go out as JSON and a markdown
+table; :func:`plot_learning_curve` draws a training run's evaluation history.
+
+    python -m experiments.evaluate unrest_v0 random heuristic runs/unrest_v0/final.pt --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from agents.arena import play_game, score
+from agents.policy import role_kind, role_kinds
+from agents.registry import make_policy
+from spyenvs.core.stats import wilson_interval
+
+
+def _new_game(game: Any, config: dict | None):
+    if isinstance(game, str):
+        from spyenvs.registry import make_game
+
+        return make_game(game, **(config or {}))
+    return game(**(config or {}))
+
+
+def evaluate_vs(game: Any, config: dict | None, candidate, opponent, games: int, seed: int = 0,
+                max_decisions: int | None = 5000, progress=None) -> dict[str, Any]:
+    """``candidate`` in one rotating seat, ``opponent`` in all the others.
+
+    Returns ``{"kinds": {kind: {"score", "games", "rate", "low", "high"}}, ...}``.
+    """
+    g = _new_game(game, config)
+    n = g.num_players
+    kinds = role_kinds(g.roles)
+    tally = {k: [0.0, 0] for k in kinds}
+    t0 = time.monotonic()
+    decisions = 0
+    for i in range(games):
+        seat = i % n
+        policies = [opponent] * n
+        policies[seat] = candidate
+        outcome = play_game(g, policies, seed + i, max_decisions)
+        decisions += len(g.actions)
+        k = role_kind(g.roles[seat])
+        tally[k][0] += score(outcome[seat])
+        tally[k][1] += 1
+        if progress:
+            progress(1)
+    out = {}
+    for k, (s, m) in tally.items():
+        lo, hi = wilson_interval(s, m)
+        out[k] = {"score": s, "games": m, "rate": s / m if m else float("nan"), "low": lo, "high": hi}
+    return {"env_id": g.env_id, "config": g.config, "num_players": n, "kinds": out,
+            "games": games, "seconds": time.monotonic() - t0, "decisions": decisions}
+
+
+def fit_elo(results: list[tuple[str, str, float, int]], names: list[str], num_players: int,
+            anchor: str | None = None, iters: int = 2000) -> dict[str, float]:
+    """Elo ratings from (A, B, A's total score, games) records; see module docstring.
+    ``anchor`` (default the first name) is pinned at 1000."""
+    idx = {nm: i for i, nm in enumerate(names)}
+    r = np.zeros(len(names))
+    offset = math.log(1.0 / (num_players - 1)) if num_players > 1 else 0.0  # logit(1/N)
+    k = math.log(10) / 400
+    lr = 50.0
+    for _ in range(iters):
+        grad = np.zeros_like(r)
+        for a, b, s, m in results:
+            if m == 0:
+                continue
+            p = 1.0 / (1.0 + math.exp(-(k * (r[idx[a]] - r[idx[b]]) + offset)))
+            grad[idx[a]] += (s - m * p)
+            grad[idx[b]] -= (s - m * p)
+        # small ridge keeps never-winning/always-winning players finite
+        grad -= 1e-4 * r
+        total = sum(m for *_, m in results) or 1
+        r += lr * grad / total * len(names)
+    base = r[idx[anchor or names[0]]]
+    return {nm: float(1000 + r[i] - base) for nm, i in idx.items()}
+
+
+def tournament(game: Any, config: dict | None, population: dict[str, Any], games: int, seed: int = 0,
+               max_decisions: int | None = 5000, progress=None) -> dict[str, Any]:
+    """Every ordered pair of ``population`` (name -> policy) plays ``games`` games."""
+    names = list(population)
+    matches = []
+    records = []
+    num_players = _new_game(game, config).num_players
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if a == b:
+                continue
+            res = evaluate_vs(game, config, population[a], population[b], games,
+                              seed + 100_000 * (i * len(names) + j), max_decisions, progress)
+            matches.append({"candidate": a, "opponent": b, **res})
+            s = sum(v["score"] for v in res["kinds"].values())
+            records.append((a, b, s, games))
+    elo = fit_elo(records, names, num_players)
+    first = matches[0] if matches else {}
+    return {"env_id": first.get("env_id"), "config": first.get("config"), "num_players": num_players,
+            "games_per_match": games, "population": names, "matches": matches, "elo": elo}
+
+
+def pct(rate: float, lo: float, hi: float) -> str:
+    return f"{rate:.1%} [{lo:.1%}, {hi:.1%}]"
+
+
+def markdown_table(result: dict[str, Any]) -> str:
+    """The tournament as markdown: one row per match and role kind, then Elo."""
+    n = result["num_players"]
+    lines = [f"### {result['env_id']} ({n} players, {result['games_per_match']} games per match)", "",
+             "| candidate | opponent | role | games | win rate [95% CI] |", "|---|---|---|---|---|"]
+    for m in result["matches"]:
+        for kind, v in m["kinds"].items():
+            lines.append(f"| {m['candidate']} | {m['opponent']} | {kind} | {v['games']} | {pct(v['rate'], v['low'], v['high'])} |")
+    lines += ["", "| policy | Elo |", "|---|---|"]
+    for nm, e in sorted(result["elo"].items(), key=lambda kv: -kv[1]):
+        lines.append(f"| {nm} | {e:.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "") -> None:
+    """PNG of win rate (with intervals) against training steps, one line per
+    opponent and role kind; ``history`` rows look like
+    ``{"timesteps": T, "vs": {"random": {kind: {rate, low, high}}, ...}}``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    series: dict[tuple[str, str], list[tuple[int, float, float, float]]] = {}
+    for row in history:
+        for opp, kinds in row["vs"].items():
+            for kind, v in kinds.items():
+                series.setdefault((opp, kind), []).append((row["timesteps"], v["rate"], v["low"], v["high"]))
+    for (opp, kind), pts in sorted(series.items()):
+        pts.sort()
+        x = [p[0] for p in pts]
+        line, = ax.plot(x, [p[1] for p in pts], marker="o", ms=3, label=f"{kind} vs {opp}")
+        ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], alpha=0.15, color=line.get_color())
+    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.set_title(title)
+    if series:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    """``spyenvs eval ENV_ID POLICY [POLICY ...]``: a tournament, printed as markdown."""
+    parser = argparse.ArgumentParser(prog="spyenvs eval", description="tournament between policies with seat/role rotation")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("env_id")
+    parser.add_argument("policies", nargs="+", help="random, heuristic, ismcts[:SIMS], or a checkpoint path")
+    parser.add_argument("--games", type=int, default=100, help="games per ordered pair")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
+    parser.add_argument("--out", default=None, help="folder for tournament.json and tournament.md")
+    parser.add_argument("--max-decisions", type=int, default=5000)
+    parser.add_argument("--quiet", action="store_true")
+
+
+def run(args) -> int:
+    from spyenvs.cli import _parse_config
+    from spyenvs.core.progress import progress_bar
+
+    config = _parse_config(args.set)
+    if len(args.policies) < 2:
+        raise SystemExit("a tournament needs at least two policies")
+    population = {}
+    for i, spec in enumerate(args.policies):
+        name = spec if spec in population or not os.path.exists(spec) else os.path.splitext(os.path.basename(spec))[0]
+        if name in population:
+            name = f"{name}#{i}"
+        population[name] = make_policy(spec, seed=args.seed + i)
+    total = args.games * len(population) * (len(population) - 1)
+    with progress_bar(total, f"{args.env_id} tournament", enabled=not args.quiet) as bar:
+        result = tournament(args.env_id, config, population, args.games, args.seed, args.max_decisions, bar.update)
+    text = markdown_table(result)
+    print(text)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "tournament.json"), "w") as f:
+            json.dump(result, f, indent=1)
+        with open(os.path.join(args.out, "tournament.md"), "w") as f:
+            f.write(text)
+        print(f"wrote {args.out}/tournament.json and tournament.md", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
