@@ -1,4 +1,4 @@
-"""The `spyenvs` command: list, match, bench, replay (and play, train, eval when
+"""The `spyenvs` command: list, match, bench, replay, play (and train, eval when
 their modules are installed). Each subcommand is a small function here that calls
 into the module that owns the work."""
 
@@ -60,27 +60,44 @@ def cmd_bench(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .core.records import load_record, replay
+    from .core.records import load_record
+    from .replay import ReplayTimeline, print_replay, step_through
 
     rec = load_record(args.file)
-    game = replay(rec, upto=0)
-    view = None
-    if args.view is not None:
-        if args.view not in game.roles:
-            raise SystemExit(f"--view must be one of {', '.join(game.roles)}, got {args.view!r}")
-        view = game.roles.index(args.view)
-    print(game.render_text(view))
-    for i, a in enumerate(rec["actions"]):
-        who = game.roles[game.current_player]
-        label = game.action_label_for(a, view)
-        game.step(a)
-        print(f"\n#{i + 1} {who}: {label}")
-        if args.every_step:
-            print(game.render_text(view))
-    if not args.every_step:
-        print(game.render_text(view))
-    if game.is_over:
-        print("outcome: " + ", ".join(f"{r}={o:+g}" for r, o in zip(game.roles, game.outcome())))
+    if args.html:
+        from .html_replay import write_html_replay
+
+        if args.view is not None and args.view != "omniscient" and args.view not in _record_roles(rec):
+            raise SystemExit(f"--view must be omniscient or one of {', '.join(_record_roles(rec))}, got {args.view!r}")
+        path = write_html_replay(rec, args.html, images=args.images, initial_view=args.view)
+        print(f"wrote {path} ({path.stat().st_size // 1024} KiB); open it in a browser")
+        return 0
+    tl = ReplayTimeline(rec)
+    try:
+        view = tl.view_index(args.view)
+    except ValueError as exc:
+        raise SystemExit(f"--view: {exc}") from exc
+    interactive = args.interactive if args.interactive is not None else (sys.stdin.isatty() and not args.every_step)
+    if interactive:
+        step_through(tl, view, start=args.step)
+    else:
+        print_replay(tl, view, args.every_step, sys.stdout)
+    return 0
+
+
+def _record_roles(rec) -> tuple[str, ...]:
+    return registry.make_game(rec["env_id"], **rec["config"]).roles
+
+
+def cmd_play(args) -> int:
+    from .play import play_game
+
+    config = _parse_config(args.set)
+    if args.players is not None:
+        config["num_players"] = args.players
+    registry.env_module(args.env_id)  # unknown ids fail here with the list of ids
+    play_game(args.env_id, config, seat=args.seat, opponents=args.vs or ["random"], seed=args.seed,
+              record_path=args.record, save=not args.no_record, window=args.window)
     return 0
 
 
@@ -109,11 +126,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("replay", help="step through a game record in the terminal")
+    p = sub.add_parser("replay", help="step through a game record, or write it as an HTML page")
     p.add_argument("file")
     p.add_argument("--view", default=None, help="role whose view to show (default omniscient)")
-    p.add_argument("--every-step", action="store_true", help="show the state after every decision")
+    p.add_argument("--every-step", action="store_true", help="print the state after every decision (non-interactive)")
+    p.add_argument("--interactive", action=argparse.BooleanOptionalAction, default=None,
+                   help="step with Enter/b/q (default: when the input is a terminal)")
+    p.add_argument("--step", type=int, default=0, help="interactive: start at this step")
+    p.add_argument("--html", metavar="OUT.html", help="write one self-contained HTML replay page instead")
+    p.add_argument("--images", choices=("auto", "all", "none"), default="auto",
+                   help="HTML: board pictures per step (auto: when the game draws its own)")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("play", help="play a game in the terminal against policies")
+    p.add_argument("env_id", help="env id (spyenvs list)")
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--seat", default="0", help="your seat: index or role name (default 0)")
+    p.add_argument("--vs", action="append", metavar="POLICY",
+                   help="random, heuristic, ismcts or a checkpoint path; once for all opponents or "
+                        "once per other seat in order (default random)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
+    p.add_argument("--record", default=None, help="where to save the game record (default ./spyenvs-play-ENV-seedN.json)")
+    p.add_argument("--no-record", action="store_true", help="do not save the game")
+    p.add_argument("--window", action="store_true", help="also show your view's picture in a window (pygame)")
+    p.set_defaults(func=cmd_play)
     return parser
 
 

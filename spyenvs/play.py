@@ -1,0 +1,293 @@
+"""`spyenvs play`: a human plays one game in the terminal against policies.
+
+The human sees only their own role's view: ``render_text(seat)`` before each of
+their decisions, other roles' moves as ``action_label_for(action, seat)`` (which hides
+what that role may not see), and the legal moves with their labels. Input is a
+move's number, its label (or a unique start of it), or ``#ID`` for a raw action id;
+anything else re-prompts. ``quit``, Ctrl-C and end of input stop the game cleanly.
+The game, finished or not, is saved as a record that ``spyenvs replay`` reads.
+
+Opponents: ``random`` is built in; other specs (``heuristic``, ``ismcts``, a
+checkpoint path) come from the optional top-level ``agents`` package, imported only
+when asked for, so ``spyenvs`` itself keeps needing numpy, gymnasium and pettingzoo
+alone.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+import numpy as np
+
+from .core.errors import SpyenvsError
+from .core.game import Game, fresh_seed
+from .core.records import save_record
+from .registry import make_game
+
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h", "help")
+SHOW_WORDS = ("s", "show", "state")
+LOG_WORDS = ("log", "moves")
+
+HELP_TEXT = """\
+Type the number of a move, its label (or the unique start of a label), or #ID for
+the raw action id. Other commands: s/show = your view again, log = all moves so far
+(as you saw them), ?/help = this text, q/quit (or Ctrl-C, Ctrl-D) = stop and save."""
+
+
+class PlayError(SpyenvsError, ValueError):
+    """A play session that cannot start (unknown seat, opponent spec, ...)."""
+
+
+# ------------------------------------------------------------------ policies
+class RandomPolicy:
+    """Uniform over the legal actions; needs nothing but the mask."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        return int(legal[self.rng.integers(len(legal))])
+
+
+def make_opponent(spec: str, game: Game, seat: int, seed: int | None = None):
+    """The policy named by ``spec`` for role ``seat`` of ``game``.
+
+    ``random`` is built in. Anything else is handed to ``agents.make_policy`` of the
+    optional ``agents`` package (heuristic, ismcts, a checkpoint path)."""
+    if spec == "random":
+        return RandomPolicy(seed)
+    try:
+        import agents  # noqa: PLC0415  (optional, heavy: torch for checkpoints)
+    except ImportError as exc:
+        raise PlayError(
+            f"opponent {spec!r} needs the optional 'agents' package ({exc}); "
+            "install spyenvs with its agents, or use --vs random"
+        ) from exc
+    maker = getattr(agents, "make_policy", None)
+    if maker is None:
+        raise PlayError(
+            f"opponent {spec!r} needs agents.make_policy, which this install does not have yet; "
+            "use --vs random"
+        )
+    try:
+        return maker(spec, env_id=game.env_id, config=dict(game.config), role=game.roles[seat], seed=seed)
+    except TypeError:
+        # an agents package with a smaller signature
+        return maker(spec, game.env_id)
+
+
+def policy_action(policy, game: Game, seat: int) -> int:
+    """Ask ``policy`` for role ``seat``'s move. Search policies that plan on the game
+    (``act_game``) get a clone; they must resample what ``seat`` cannot see."""
+    if hasattr(policy, "act_game"):
+        action = policy.act_game(game.clone(), seat)
+    else:
+        action = policy.act(game.observe(seat), np.array(game.legal_mask(), dtype=np.int8, copy=True))
+    action = int(action)
+    if not (0 <= action < game.num_actions) or not game.legal_mask()[action]:
+        raise PlayError(f"policy {getattr(policy, 'name', policy)!r} chose illegal action {action} "
+                        f"for {game.roles[seat]} in decision '{game.decision_name()}'")
+    return action
+
+
+# ------------------------------------------------------------------- input
+def resolve_seat(game: Game, seat: str | int | None) -> int:
+    """A seat given as an index or a role name."""
+    if seat is None:
+        return 0
+    if isinstance(seat, str) and seat.strip().lstrip("-").isdigit():
+        seat = int(seat)
+    if isinstance(seat, int):
+        if 0 <= seat < game.num_players:
+            return seat
+        raise PlayError(f"--seat {seat} out of range; allowed: 0..{game.num_players - 1} or a role "
+                        f"({', '.join(game.roles)})")
+    if seat in game.roles:
+        return game.roles.index(seat)
+    raise PlayError(f"--seat {seat!r} is not a seat; allowed: 0..{game.num_players - 1} or a role "
+                    f"({', '.join(game.roles)})")
+
+
+def parse_choice(text: str, legal: list[int], labels: list[str]) -> tuple[int | None, str]:
+    """(action, "") for valid input, else (None, why) — never raises."""
+    t = text.strip()
+    if not t:
+        return None, "type the number of a move (? for help)"
+    if t.isdigit():
+        k = int(t)
+        if 1 <= k <= len(legal):
+            return legal[k - 1], ""
+        return None, f"no move {k}: choose 1..{len(legal)}"
+    if t.startswith("#"):
+        try:
+            a = int(t[1:])
+        except ValueError:
+            return None, f"{t!r}: #ID needs a number"
+        if a in legal:
+            return a, ""
+        return None, f"action id {a} is not legal now"
+    low = t.lower()
+    exact = [a for a, lab in zip(legal, labels) if lab.lower() == low]
+    if len(exact) == 1:
+        return exact[0], ""
+    matches = exact or [a for a, lab in zip(legal, labels) if lab.lower().startswith(low)]
+    if len(matches) == 1:
+        return matches[0], ""
+    if matches:
+        names = ", ".join(labels[legal.index(a)] for a in matches[:6])
+        return None, f"{t!r} matches several moves ({names}{', ...' if len(matches) > 6 else ''}); be more exact"
+    return None, f"{t!r} is not a legal move (? for help)"
+
+
+def format_choices(labels: list[str], width: int | None = None) -> str:
+    """Numbered moves, one per line, or in columns when there are many."""
+    items = [f"{k:>3}) {lab}" for k, lab in enumerate(labels, 1)]
+    if len(items) <= 12:
+        return "\n".join(items)
+    width = width or shutil.get_terminal_size((100, 24)).columns
+    col = max(len(s) for s in items) + 2
+    ncols = max(1, width // col)
+    nrows = -(-len(items) // ncols)
+    rows = []
+    for r in range(nrows):
+        rows.append("".join(items[c * nrows + r].ljust(col) for c in range(ncols) if c * nrows + r < len(items)).rstrip())
+    return "\n".join(rows)
+
+
+# -------------------------------------------------------------------- play
+@dataclass
+class PlayResult:
+    record: dict[str, Any]
+    path: Path | None
+    finished: bool
+    outcome: list[float] | None = None
+    log: list[str] = field(default_factory=list)
+
+
+def default_record_path(env_id: str, seed: int) -> Path:
+    return Path(f"spyenvs-play-{env_id}-seed{seed}.json")
+
+
+def play_game(
+    env_id: str,
+    config: dict[str, Any] | None = None,
+    seat: str | int | None = 0,
+    opponents: list[str] | tuple[str, ...] = ("random",),
+    seed: int | None = None,
+    record_path: str | Path | None = None,
+    save: bool = True,
+    input_fn: Callable[[str], str] | None = None,
+    out: TextIO | None = None,
+    window: bool = False,
+) -> PlayResult:
+    """Play one game: the human at ``seat``, ``opponents`` at the other seats (one
+    spec for all, or one per other seat in seat order). Returns the record and where
+    it was saved. Input comes from ``input_fn`` (scripted in tests)."""
+    out = out or sys.stdout
+    input_fn = input_fn or input
+
+    def say(text: str = "") -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    game = make_game(env_id, **(config or {}))
+    me = resolve_seat(game, seat)
+    others = [p for p in range(game.num_players) if p != me]
+    specs = list(opponents) or ["random"]
+    if len(specs) == 1:
+        specs = specs * len(others)
+    if len(specs) != len(others):
+        raise PlayError(f"--vs: give one opponent for all or one per other seat ({len(others)}), got {len(specs)}")
+    seed = fresh_seed() if seed is None else int(seed)
+    game.reset(seed)
+    policies = {p: make_opponent(s, game, p, seed=seed + 1 + p) for p, s in zip(others, specs)}
+    if record_path is None:
+        record_path = default_record_path(env_id, seed)
+    viewer = None
+    if window:
+        from .viewer import Viewer
+
+        viewer = Viewer(title=f"{env_id} — {game.roles[me]}")
+
+    role = game.roles[me]
+    log: list[str] = []
+    say(f"{env_id} ({', '.join(f'{k}={v}' for k, v in game.config.items())}), seed {seed}")
+    say("seats: " + ", ".join(f"{r}={'you' if p == me else specs[others.index(p)]}" for p, r in enumerate(game.roles)))
+    say(f"You play {role}. Type ? for help.")
+
+    finished = False
+    try:
+        while not game.is_over:
+            p = game.current_player
+            if p != me:
+                a = policy_action(policies[p], game, p)
+                line = f"{game.roles[p]}: {game.action_label_for(a, me)}"
+                game.step(a)
+                log.append(line)
+                say("  " + line)
+                continue
+            legal = game.legal_actions()
+            labels = [game.action_label(a) for a in legal]
+            say("")
+            say(f"==== your view ({role}), decision #{len(game.actions) + 1} ====")
+            say(game.render_text(me))
+            if viewer is not None:
+                viewer.show(game.render_rgb(me), game.render_text(me))
+            say(f"---- {role}: {game.decision_name()} ----")
+            say(format_choices(labels))
+            while True:
+                text = input_fn(f"{role}> ")
+                word = text.strip().lower()
+                if word in QUIT_WORDS:
+                    raise KeyboardInterrupt
+                if word in HELP_WORDS:
+                    say(HELP_TEXT)
+                    continue
+                if word in SHOW_WORDS:
+                    say(game.render_text(me))
+                    say(format_choices(labels))
+                    continue
+                if word in LOG_WORDS:
+                    say("\n".join(log) or "(no moves yet)")
+                    continue
+                action, why = parse_choice(text, legal, labels)
+                if action is not None:
+                    break
+                say(why)
+            line = f"{role} (you): {game.action_label(action)}"
+            game.step(action)
+            log.append(line)
+            say("  " + line)
+        finished = True
+    except (KeyboardInterrupt, EOFError):
+        say("\nstopped; the game so far is saved")
+    finally:
+        if viewer is not None:
+            viewer.close()
+
+    record = game.to_record()
+    outcome = None
+    if finished:
+        outcome = list(game.outcome())
+        say("")
+        say(f"==== game over: your view ({role}) ====")
+        say(game.render_text(me))
+        say("==== everything revealed ====")
+        say(game.render_text(None))
+        mine = outcome[me]
+        verdict = "you win" if mine > 0 else ("you lose" if mine < 0 else "draw")
+        say("outcome: " + ", ".join(f"{r}={o:+g}" for r, o in zip(game.roles, outcome)) + f" — {verdict}")
+    path = None
+    if save:
+        path = Path(record_path)
+        save_record(record, path)
+        say(f"record saved to {path} (spyenvs replay {path})")
+    return PlayResult(record=record, path=path, finished=finished, outcome=outcome, log=log)
