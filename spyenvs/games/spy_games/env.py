@@ -1,0 +1,8 @@
+"""PettingZoo entry points for spy_games_v0."""
+
+from spyenvs.core.envfactory import env_functions
+
+from .rules import SpyGames
+
+GAME = SpyGames
+env, raw_env = env_functions(GAME)

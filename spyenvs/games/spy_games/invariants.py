@@ -1,0 +1,92 @@
+"""Spy Games invariants (rules/spy_games.md §9.6), asserted every step by fuzz tests."""
+
+from __future__ import annotations
+
+from . import data as D
+from .data import KIND_COPIES, KIND_SCOUT, NUM_KINDS, S_OVER
+
+
+def check(g) -> None:
+    n = g.n
+    h = g.h
+    # 1. cases per colour
+    for x in range(n):
+        on_spies = sum(g.spy_c[x][j] for j in range(D.AGENTS) if g.spy_loc[x][j] >= 0)
+        total = sum(g.zone[x]) + on_spies + sum(g.base[p][x] for p in range(n)) + g.removed[x]
+        if g.alloc_done:
+            assert total == D.CASES_PER_COLOUR, f"colour {x} has {total} cases"
+    # 2. zones and penalties
+    for p in range(n):
+        if g.alloc_done:
+            assert sorted(g.init[p]) == [6, 8, 10], g.init[p]
+            for k in range(3):
+                assert 0 <= g.zone[p][k] <= g.init[p][k]
+            assert 0 <= g.penalty(p) <= 48
+        for c in range(n):
+            assert g.base[p][c] >= 0
+    # 3. plan cards
+    counts = [0] * NUM_KINDS
+    for k in h.deck + h.disc_down:
+        counts[k] += 1
+    for k in range(NUM_KINDS):
+        counts[k] += g.disc_up[k]
+    for p in range(n):
+        assert sum(h.hands[p]) == g.hsize[p] >= 0, "hand size out of sync"
+        assert min(h.hands[p]) >= 0
+        for k in range(NUM_KINDS):
+            counts[k] += h.hands[p][k]
+        for j in range(D.AGENTS):
+            if g.spy_loc[p][j] >= 0:
+                counts[h.plans[p][j]] += 1
+            else:
+                assert h.plans[p][j] == -1
+    for kind in g.cf_up + g.cf_addrev + h.add:
+        if kind >= 0:
+            counts[kind] += 1
+    assert counts == KIND_COPIES, "plan cards not conserved"
+    # 4. kompromat
+    assert g.komp_supply + sum(g.komp) == D.KOMPROMAT_CARDS
+    # 5. agents
+    for p in range(n):
+        for j in range(D.AGENTS):
+            loc = g.spy_loc[p][j]
+            if loc >= 0:
+                assert loc // 3 != p, "spy in its owner's zone"
+                assert 0 <= loc // 3 < n
+                c = g.spy_c[p][j]
+                assert 1 <= c <= 4
+                if g.phase == 2:
+                    assert c <= 3
+                if g.spy_ks[p][j]:
+                    assert KIND_SCOUT[h.plans[p][j]], "known-Scout spy holds a Saboteur"
+            else:
+                assert g.spy_c[p][j] == 0 and not g.spy_str[p][j] and not g.spy_ks[p][j]
+    # 6. flags
+    if g.phase != 2:
+        assert not any(g.immune)
+    if g.cf_pledge >= 0:
+        assert g.structured and g.cf_on and g.cf_ref >= 0
+    # 7. counters
+    if g.phase == 2:
+        assert 0 <= g.t < n * D.SLOTS_PER_ROUND[g.round]
+    if g.phase == 3:
+        assert 0 <= g.s_used < D.STRENGTHEN_ACTIONS
+    # pins fit the real hands (plus an unrevealed addition)
+    parts = (g.cf_I, g.cf_D) if g.cf_on else (-1, -1)
+    for p in range(n):
+        have = list(h.hands[p])
+        for x in range(2):
+            if parts[x] == p and h.add[x] >= 0:
+                have[h.add[x]] += 1
+        for v in range(n):
+            if v != p:
+                assert all(a <= b for a, b in zip(h.pins[v][p], have)), "pins do not fit the hand"
+    # 8. control
+    if g.stage != S_OVER:
+        assert g.legal_mask().any(), "empty mask"
+        assert 0 <= g.decider < n
+    else:
+        # 9. end state
+        for p in range(n):
+            assert all(loc < 0 for loc in g.spy_loc[p])
+        assert g.vp_final == [g.vp(p) for p in range(n)]

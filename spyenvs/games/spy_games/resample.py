@@ -1,0 +1,118 @@
+"""Spy Games ``resample_hidden`` (rules/spy_games.md §9.5): re-deal every card the
+viewer cannot locate (other hands, other players' unrevealed plans, face-down
+discards, the deck, another participant's unrevealed addition) and other players'
+unrevealed allocations, keeping the viewer's pins and the known-Scout constraint.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import data as D
+
+NK = D.NUM_KINDS
+
+
+def resample(g, v: int, rng: np.random.Generator):
+    new = g.clone()
+    h = new.h
+    n = g.n
+    pool = list(D.KIND_COPIES)
+
+    def take(kind):
+        pool[kind] -= 1
+
+    # cards whose location v knows
+    for k in range(NK):
+        pool[k] -= h.hands[v][k] + g.disc_up[k]
+    for kind in h.plans[v]:
+        if kind >= 0:
+            take(kind)
+    for kind in g.cf_up + g.cf_addrev:
+        if kind >= 0:
+            take(kind)
+    parts = (g.cf_I, g.cf_D) if g.cf_on else (-1, -1)
+    for x in range(2):
+        if parts[x] == v and h.add[x] >= 0:
+            take(h.add[x])
+    revealed = (g.res_A, g.res_j) if g.res_on else None
+    if revealed is not None and revealed[0] != v:
+        take(h.plans[revealed[0]][revealed[1]])
+
+    # other players' hands (with an unrevealed addition): pinned kinds first
+    groups = {}
+    for p in range(n):
+        if p == v:
+            continue
+        size = g.hsize[p]
+        add_x = -1
+        for x in range(2):
+            if parts[x] == p and h.add[x] >= 0:
+                add_x = x
+                size += 1
+        pinned = []
+        for k, c in enumerate(h.pins[v][p]):
+            if c:
+                pinned.extend([k] * c)
+                pool[k] -= c
+        groups[p] = (size, add_x, pinned)
+    # known-Scout spies get Scouts; other hidden plans come from the common pool
+    plan_slots = []
+    scout_slots = []
+    for p in range(n):
+        if p == v:
+            continue
+        for j in range(D.AGENTS):
+            if g.spy_loc[p][j] >= 0 and (p, j) != revealed:
+                (scout_slots if g.spy_ks[p][j] else plan_slots).append((p, j))
+    if scout_slots:
+        scouts = [k for k in range(NK) if D.KIND_SCOUT[k] for _ in range(pool[k])]
+        rng.shuffle(scouts)
+        for (p, j), kind in zip(scout_slots, scouts):
+            h.plans[p][j] = kind
+            pool[kind] -= 1
+    assert min(pool) >= 0, "resample pool went negative"
+    cards = [k for k in range(NK) for _ in range(pool[k])]
+    rng.shuffle(cards)
+    pos = 0
+    for p, (size, add_x, pinned) in groups.items():
+        need = size - len(pinned)
+        group = pinned + cards[pos:pos + need]
+        pos += need
+        if add_x >= 0:
+            r = int(rng.integers(len(group)))
+            h.add[add_x] = group.pop(r)
+        hand = [0] * NK
+        for k in group:
+            hand[k] += 1
+        h.hands[p] = hand
+    for p, j in plan_slots:
+        h.plans[p][j] = cards[pos]
+        pos += 1
+    nd = len(h.disc_down)
+    h.disc_down = cards[pos:pos + nd]
+    pos += nd
+    h.deck = cards[pos:]
+    assert len(h.deck) == len(g.h.deck), "resample dealt a wrong number of cards"
+    # other players' unrevealed allocations
+    if not g.alloc_done:
+        for p in range(n):
+            if p != v and h.alloc[p] >= 0:
+                h.alloc[p] = int(rng.integers(len(D.ALLOCS)))
+    # other viewers' pins must still fit the re-dealt hands (their memory is not v's)
+    for w in range(n):
+        if w == v:
+            continue
+        for p in range(n):
+            if p == v or p == w:
+                continue
+            row = h.pins[w][p]
+            if any(row):
+                have = list(h.hands[p])
+                for x in range(2):
+                    if parts[x] == p and h.add[x] >= 0:
+                        have[h.add[x]] += 1
+                h.pins[w][p] = [min(a, b) for a, b in zip(row, have)]
+    new.rng = np.random.default_rng(rng.integers(2**63))
+    new._mask = None
+    return new

@@ -1,0 +1,1219 @@
+"""Spy Games state and transitions (rules/spy_games.md §3-§6, §9.2, §9.4-§9.6).
+
+The game is a state machine of small decisions: ``stage`` names the pending
+decision and ``decider`` who owns it. Every chance event draws from ``self.rng``.
+Public state lives on the game object; everything some player may not see (hands,
+deck, face-down discards, plans under spies, an unrevealed face-down addition,
+unrevealed allocations and each player's private pins) lives in ``self.h``
+(:class:`Hidden`), so the encoder in observe.py reads it only for the viewer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spyenvs.core import Game, Param
+
+from . import data as D
+from .data import (
+    A_A1, A_ACCEPT, A_ALLOC, A_DEMAND, A_DRAW_EMPTY, A_EXPOSE, A_FIRST, A_FIXER, A_INFIL, A_KOMP, A_MISSION,
+    A_NO_CARD, A_OFFER_NONE, A_PASS, A_PAY_FROM, A_PICK_AGENT, A_PICK_CARD, A_PURGE, A_RAID, A_RECALL,
+    A_REF_ACCEPT_D, A_REF_ACCEPT_I, A_REF_FREE, A_REF_OFFER, A_REJECT, A_RESP, A_STANDDOWN, A_STRENGTHEN,
+    A_TAKE_CARD, A_TIE_D, A_TIE_I, A_WITHDRAW, D_EXPOSE, D_INFIL, D_MISSION, KIND_PIPS, KIND_SCOUT, KIND_SUIT,
+    KIND_TYPE, NUM_ACTIONS, NUM_KINDS, O_DEMAND, O_STANDDOWN, O_WITHDRAW, S_A1, S_A2, S_A3, S_A4, S_ADD_CARD,
+    S_ALLOC, S_BUY_OFFER, S_BUY_REPLY, S_FIRST, S_FIXER, S_INFIL_AGENT, S_INFIL_PLAN, S_KOMP, S_MAIN, S_OVER,
+    S_PURGE, S_RAID, S_REF_CHOICE, S_REF_OFFER, S_STRENGTHEN, S_TIE,
+)
+
+PH_ALLOC, PH_DRAW, PH_SPY, PH_STRENGTHEN, PH_UPKEEP, PH_OVER = range(6)
+
+
+class Hidden:
+    """State that some player may not see. Only the viewer's own parts are encoded."""
+
+    def __init__(self, n: int):
+        self.hands = [[0] * NUM_KINDS for _ in range(n)]
+        self.deck: list[int] = []  # top = end
+        self.disc_down: list[int] = []  # recalled plans, face down [C25]
+        self.plans = [[-1] * D.AGENTS for _ in range(n)]
+        self.add = [-1, -1]  # face-down additions of I and D until the reveal
+        self.alloc = [-1] * n  # chosen but unrevealed permutations
+        # pins[v][p][kind]: copies of kind v knows to be in p's hand (§9.5)
+        self.pins = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+
+    def clone(self) -> "Hidden":
+        new = object.__new__(Hidden)
+        new.hands = [h[:] for h in self.hands]
+        new.deck = self.deck[:]
+        new.disc_down = self.disc_down[:]
+        new.plans = [p[:] for p in self.plans]
+        new.add = self.add[:]
+        new.alloc = self.alloc[:]
+        new.pins = [[row[:] for row in pv] for pv in self.pins]
+        return new
+
+
+def _copy_list(v):
+    return [x[:] if type(x) is list else x for x in v]
+
+
+class SpyGames(Game):
+    env_id = "spy_games_v0"
+    CONFIG = {
+        "num_players": Param(4, int, choices=(2, 3, 4), doc="seated players (colours 0..N-1) [C42]"),
+        "negotiation": Param("structured", str, choices=("structured", "off"), doc="§5 negotiation mode [C29]"),
+        "allocation": Param("choose", str, choices=("choose", "fixed"), doc="10/8/6 zone allocation [C02]"),
+        "reward": Param("win_loss", str, choices=("win_loss", "relative", "rank", "raw"), doc="terminal payoff [C41]"),
+        "auto_forced": Param(True, bool, doc="resolve decisions with exactly one legal action without a step (§9.2)"),
+        "pins_block": Param(True, bool, doc="include the private-memory (pins) observation block (§9.3)"),
+    }
+    TEST_CONFIGS = [
+        {"num_players": 2},
+        {"num_players": 3},
+        {"num_players": 4},
+        {"num_players": 4, "negotiation": "off"},
+        {"num_players": 3, "allocation": "fixed", "auto_forced": False, "reward": "rank"},
+    ]
+    BAD_CONFIGS = [
+        {"num_players": 5},
+        {"num_players": 1},
+        {"negotiation": "open"},
+        {"allocation": "random"},
+        {"reward": "score"},
+        {"auto_forced": 1},
+        {"nonsense": 1},
+    ]
+
+    # ------------------------------------------------------------------ set-up
+    def _setup(self):
+        from .observe import build_layout
+
+        n = self.n = self.config["num_players"]
+        self.roles = tuple(f"player_{i}" for i in range(n))
+        self.num_actions = NUM_ACTIONS
+        self.structured = self.config["negotiation"] == "structured"
+        self.auto_forced = self.config["auto_forced"]
+        self.layout, self._slices = build_layout(self)
+        self._mask = None
+
+    def _new_game(self):
+        n = self.n
+        self.h = h = Hidden(n)
+        deck = list(D.FULL_DECK)
+        self.rng.shuffle(deck)
+        h.deck = deck
+        self.round = 0
+        self.phase = PH_ALLOC
+        self.first = 0
+        self.t = 0  # phase-2 slots used this round
+        self.active = 0  # P: owner of the current turn / strengthen actions
+        self.stage = S_ALLOC
+        self.decider = 0
+        self.zone = [[0, 0, 0] for _ in range(n)]
+        self.init = [[0, 0, 0] for _ in range(n)]
+        self.alloc_done = False
+        self.alloc_chosen = [False] * n
+        self.base = [[0] * n for _ in range(n)]
+        self.removed = [0] * n
+        self.hsize = [0] * n
+        self.disc_up = [0] * NUM_KINDS
+        self.spy_loc = [[-1] * D.AGENTS for _ in range(n)]  # zone owner * 3 + k, or -1 in reserve
+        self.spy_c = [[0] * D.AGENTS for _ in range(n)]
+        self.spy_str = [[False] * D.AGENTS for _ in range(n)]
+        self.spy_ks = [[False] * D.AGENTS for _ in range(n)]  # public known-Scout flag
+        self.komp = [False] * n
+        self.komp_supply = D.KOMPROMAT_CARDS
+        self.immune = [False] * n
+        self.queue: list[int] = []  # owners still to answer an ability / fixer stage
+        self.last_resp = [-1] * n  # last public ability answer per player (for the observation)
+        # declaration and buyout
+        self.decl = 0
+        self.decl_target = -1
+        self.decl_k = -1
+        self.decl_j = -1
+        self.decl_owner = -1  # spy owner for MISSION/EXPOSE
+        self.offer = None  # (kind, a, s) on the table
+        # confrontation
+        self.cf_on = False
+        self.cf_kind = 0
+        self.cf_I = self.cf_D = self.cf_ref = -1
+        self.cf_zo = self.cf_k = -1
+        self.cf_fix = 0  # 0 none, 1 non-participant referee take-over, 2 defender take-over
+        self.cf_cands = (-1, -1)
+        self.cf_trump2 = -1
+        self.cf_up = [-1, -1]
+        self.cf_added = [False, False]
+        self.cf_addrev = [-1, -1]
+        self.cf_revealed = False
+        self.cf_total = [0, 0]
+        self.cf_a1 = [0, 0]
+        self.cf_kplay = [False, False]
+        self.cf_offer = [None, None]  # (cand, a, s)
+        self.cf_pledge = -1  # 0 = I, 1 = D
+        self.cf_turn = 0
+        # mission / exposure resolution
+        self.res_on = False
+        self.res_kind = 0
+        self.res_A = self.res_B = self.res_k = self.res_j = -1
+        self.res_plan = -1
+        self.res_level = 0
+        self.res_ops: tuple = ()
+        self.res_i = 0
+        self.res_left = 0  # RAID picks left
+        self.res_escape = False
+        self.res_selfd = False
+        # strengthen
+        self.s_idx = 0
+        self.s_used = 0
+        self.s_j = -1
+        self.s_block = False
+        self.upkeep_F = -1
+        self.vp_final = None
+        self._mask = None
+        if self.config["allocation"] == "fixed":
+            for p in range(n):
+                self.init[p] = list(D.ALLOCS[D.FIXED_ALLOC])
+                self.zone[p] = list(D.ALLOCS[D.FIXED_ALLOC])
+                self.alloc_chosen[p] = True
+            self.alloc_done = True
+            self._deal_and_start()
+        self._settle()
+
+    # -------------------------------------------------------------- contract
+    @property
+    def current_player(self) -> int:
+        return self.decider
+
+    @property
+    def is_over(self) -> bool:
+        return self.stage == S_OVER
+
+    def decision_name(self) -> str:
+        return "game_over" if self.stage == S_OVER else D.STAGE_NAMES[self.stage]
+
+    def legal_mask(self) -> np.ndarray:
+        m = self._mask
+        if m is None:
+            m = self._mask = self._build_mask()
+        return m
+
+    def _apply(self, action: int) -> None:
+        self._mask = None
+        self._do(action)
+        self._settle()
+
+    def _settle(self):
+        """Build the next mask; with auto_forced, play single-option decisions."""
+        while self.stage != S_OVER:
+            legal = self._legal_list()
+            if not (self.auto_forced and len(legal) == 1):
+                m = np.zeros(NUM_ACTIONS, np.int8)
+                m[legal] = 1
+                self._mask = m
+                return
+            self._do(legal[0])
+        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+
+    def _build_mask(self):
+        m = np.zeros(NUM_ACTIONS, np.int8)
+        if self.stage != S_OVER:
+            m[self._legal_list()] = 1
+        return m
+
+    # ----------------------------------------------------------------- helpers
+    def _draw(self, p: int, n: int) -> int:
+        """Draw up to n cards into p's hand, reshuffling the discard when needed."""
+        h = self.h
+        got = 0
+        hand = h.hands[p]
+        for _ in range(n):
+            if not h.deck:
+                if not self._reshuffle():
+                    break
+            hand[h.deck.pop()] += 1
+            got += 1
+        self.hsize[p] += got
+        return got
+
+    def _draw_one(self) -> int:
+        """One card off the deck (face-up confrontation card), or -1 [C33]."""
+        h = self.h
+        if not h.deck and not self._reshuffle():
+            return -1
+        return h.deck.pop()
+
+    def _reshuffle(self) -> bool:
+        h = self.h
+        pile = h.disc_down
+        up = self.disc_up
+        for k in range(NUM_KINDS):
+            if up[k]:
+                pile.extend([k] * up[k])
+                up[k] = 0
+        if not pile:
+            return False
+        self.rng.shuffle(pile)
+        h.deck = pile
+        h.disc_down = []
+        return True
+
+    def _deck_or_discard(self) -> bool:
+        return bool(self.h.deck) or bool(self.h.disc_down) or any(self.disc_up)
+
+    def _random_card(self, p: int) -> int:
+        """Remove and return a uniformly random card of p's hand (hsize[p] > 0)."""
+        hand = self.h.hands[p]
+        r = int(self.rng.integers(self.hsize[p]))
+        for k in range(NUM_KINDS):
+            c = hand[k]
+            if r < c:
+                hand[k] -= 1
+                self.hsize[p] -= 1
+                return k
+            r -= c
+        raise AssertionError("hand size out of sync")
+
+    def _pins_seen(self, p: int, kind: int):
+        """Everyone saw p give up a card of this kind."""
+        for pv in self.h.pins:
+            if pv[p][kind]:
+                pv[p][kind] -= 1
+
+    def _pins_unseen(self, p: int, except_=()):
+        """p lost a card the others (but those in except_) did not see."""
+        pins = self.h.pins
+        for v in range(self.n):
+            if v != p and v not in except_ and any(pins[v][p]):
+                pins[v][p] = [0] * NUM_KINDS
+
+    def _card_transfer(self, src: int, dst: int, n: int):
+        """n random cards of src's hand to dst's hand; only the two learn which."""
+        pins = self.h.pins
+        moved = False
+        for _ in range(n):
+            if not self.hsize[src]:
+                break
+            k = self._random_card(src)
+            self.h.hands[dst][k] += 1
+            self.hsize[dst] += 1
+            pins[src][dst][k] += 1
+            if pins[dst][src][k]:
+                pins[dst][src][k] -= 1
+            moved = True
+        if moved:
+            self._pins_unseen(src, (dst,))
+
+    def _discard_revealed(self, p: int, kind: int):
+        self.disc_up[kind] += 1
+        self._pins_seen(p, kind)
+
+    def source_amount(self, p: int, s: int) -> int:
+        """How much payment source s (§5) of payer p holds."""
+        if s < 3:
+            return self.zone[p][s]
+        if s < 6:
+            off = s - 2
+            return self.base[p][(p + off) % self.n] if off < self.n else 0
+        return self.hsize[p]
+
+    def _pay(self, payer: int, recv: int, a: int, s: int):
+        if s < 3:
+            self.zone[payer][s] -= a
+            self.base[recv][payer] += a
+        elif s < 6:
+            c = (payer + s - 2) % self.n
+            self.base[payer][c] -= a
+            self.base[recv][c] += a
+        else:
+            self._card_transfer(payer, recv, a)
+
+    def _remove_spy(self, p: int, j: int):
+        self.spy_loc[p][j] = -1
+        self.spy_c[p][j] = 0
+        self.h.plans[p][j] = -1
+        self.spy_str[p][j] = False
+        self.spy_ks[p][j] = False
+
+    def _recall(self, p: int, j: int):
+        """Free recall [S, C24]: cases home, plan discarded face down [C25]."""
+        self.base[p][p] += self.spy_c[p][j]
+        self.h.disc_down.append(self.h.plans[p][j])
+        self._remove_spy(p, j)
+
+    def _owners_in(self, loc: int, agent: int, start: int, exclude: int) -> list[int]:
+        """Owners (seat order from start) with agent number `agent` at loc, except one."""
+        out = []
+        n = self.n
+        for i in range(n):
+            w = (start + i) % n
+            if w != exclude and self.spy_loc[w][agent] == loc:
+                out.append(w)
+        return out
+
+    def _others_spies_in(self, loc: int, A: int) -> list[tuple[int, int]]:
+        out = []
+        for i in range(1, self.n):
+            w = (A + i) % self.n
+            for j in range(D.AGENTS):
+                if self.spy_loc[w][j] == loc:
+                    out.append((w, j))
+        return out
+
+    def tokens(self, p: int) -> int:
+        return sum(self.spy_c[p][j] for j in range(D.AGENTS) if self.spy_loc[p][j] >= 0)
+
+    def penalty(self, p: int) -> int:
+        if not self.alloc_done:
+            return 0
+        return sum(D.PENALTY[self.init[p][k]][self.zone[p][k]] for k in range(3))
+
+    def foreign(self, p: int) -> int:
+        return sum(self.base[p]) - self.base[p][p]
+
+    def vp(self, p: int) -> int:
+        """VP(p) from public state [C27]."""
+        return sum(self.zone[p]) + self.base[p][p] + 3 * self.foreign(p) - self.penalty(p)
+
+    # -------------------------------------------------------------- flow
+    def _deal_and_start(self):
+        for p in range(self.n):
+            self._draw(p, D.START_HAND)
+        self.first = int(self.rng.integers(self.n))  # "last watched a spy film" [C40]
+        self._start_round()
+
+    def _start_round(self):
+        n = self.n
+        self.phase = PH_DRAW
+        for i in range(n):
+            self._draw((self.first + i) % n, D.DRAW_PHASE_CARDS)
+        self.phase = PH_SPY
+        self.t = 0
+        self._start_turn()
+
+    def _slots(self) -> int:
+        return D.SLOTS_PER_ROUND[self.round]
+
+    def slots_left(self, p: int) -> int:
+        """Phase-2 slots p still has this round."""
+        if self.phase != PH_SPY:
+            return 0
+        pos = (p - self.first) % self.n
+        used = self.t // self.n + (1 if pos < self.t % self.n else 0)
+        return self._slots() - used
+
+    def _start_turn(self):
+        self.active = (self.first + self.t) % self.n
+        self.immune = [False] * self.n
+        self._clear_decl()
+        self.stage = S_MAIN
+        self.decider = self.active
+
+    def _clear_decl(self):
+        self.decl = 0
+        self.decl_target = self.decl_k = self.decl_j = self.decl_owner = -1
+        self.offer = None
+
+    def _end_slot(self):
+        self.immune = [False] * self.n
+        self._clear_decl()
+        self.t += 1
+        if self.t >= self.n * self._slots():
+            self._start_strengthen()
+        else:
+            self._start_turn()
+
+    def _start_strengthen(self):
+        self.phase = PH_STRENGTHEN
+        self.spy_str = [[False] * D.AGENTS for _ in range(self.n)]
+        self.s_idx = 0
+        self.s_used = 0
+        self.active = self.first
+        self.stage = S_STRENGTHEN
+        self.decider = self.active
+
+    def _end_strengthen_action(self):
+        self.s_j = -1
+        self.s_block = False
+        self.s_used += 1
+        if self.s_used >= D.STRENGTHEN_ACTIONS:
+            self.s_used = 0
+            self.s_idx += 1
+            if self.s_idx >= self.n:
+                self._end_round()
+                return
+            self.active = (self.first + self.s_idx) % self.n
+        self.stage = S_STRENGTHEN
+        self.decider = self.active
+
+    def _end_round(self):
+        if self.round == D.ROUNDS - 1:
+            self._end_game()
+            return
+        n = self.n
+        self.phase = PH_UPKEEP
+        toks = [self.tokens(p) for p in range(n)]
+        low = min(toks)
+        F = [(self.first + i) % n for i in range(n) if toks[(self.first + i) % n] == low][-1]  # [C22]
+        if not self.komp[F]:
+            if self.komp_supply:
+                self.komp_supply -= 1
+            else:  # take from the holder with most tokens, tie nearest clockwise [C21]
+                best = -1
+                for i in range(1, n):
+                    w = (F + i) % n
+                    if self.komp[w] and (best < 0 or toks[w] > toks[best]):
+                        best = w
+                self.komp[best] = False
+            self.komp[F] = True
+        self.upkeep_F = F
+        self.active = F
+        self.stage = S_FIRST
+        self.decider = F
+
+    def _end_game(self):
+        """§6: simultaneous end-game discards, spies home, score."""
+        n = self.n
+        self.phase = PH_OVER
+        owed = [[0, 0, 0] for _ in range(n)]
+        for p in range(n):
+            for j in range(D.AGENTS):
+                loc = self.spy_loc[p][j]
+                if loc >= 0:
+                    owed[loc // 3][loc % 3] += self.spy_c[p][j]
+        for b in range(n):
+            for k in range(3):
+                m = min(owed[b][k], self.zone[b][k])
+                self.zone[b][k] -= m
+                self.removed[b] += m
+        for p in range(n):
+            for j in range(D.AGENTS):
+                if self.spy_loc[p][j] >= 0:
+                    self.base[p][p] += self.spy_c[p][j]
+                    self.disc_up[self.h.plans[p][j]] += 1
+                    self._remove_spy(p, j)
+        self.vp_final = [self.vp(p) for p in range(n)]
+        self.stage = S_OVER
+        self.decider = 0
+        self.active = 0
+
+    # ------------------------------------------------------- legal actions
+    def _legal_list(self) -> list[int]:
+        st = self.stage
+        n = self.n
+        P = self.decider
+        out = []
+        if st == S_MAIN:
+            out.append(A_PASS)
+            if self.hsize[P] == 0 and self._deck_or_discard():
+                out.append(A_DRAW_EMPTY)
+            locs = self.spy_loc[P]
+            for j in range(D.AGENTS):
+                if locs[j] >= 0:
+                    out.append(A_RECALL + j)
+            if self.hsize[P] > 0 and -1 in locs:
+                zp = self.zone[P]
+                for o in range(1, n):
+                    if not self.immune[(P + o) % n]:
+                        for k in range(3):
+                            if zp[k]:
+                                out.append(A_INFIL + 3 * (o - 1) + k)
+            plans = self.h.plans[P]
+            for j in range(D.AGENTS):
+                loc = locs[j]
+                if loc >= 0 and not self.immune[loc // 3]:
+                    if KIND_SCOUT[plans[j]] or self.spy_c[P][j] >= D.SABOTEUR_MIN_MISSION:
+                        out.append(A_MISSION + j)
+            for o in range(1, n):
+                w = (P + o) % n
+                if not self.immune[w]:
+                    lw = self.spy_loc[w]
+                    for j in range(D.AGENTS):
+                        if lw[j] >= 0 and lw[j] // 3 == P:
+                            out.append(A_EXPOSE + 5 * (o - 1) + j)
+        elif st == S_STRENGTHEN:
+            locs = self.spy_loc[P]
+            for j in range(D.AGENTS):
+                if locs[j] >= 0:
+                    out.append(A_RECALL + j)
+            strong = False
+            for j in range(D.AGENTS):
+                if locs[j] >= 0 and not self.spy_str[P][j] and self.zone[P][locs[j] % 3]:
+                    out.append(A_STRENGTHEN + j)
+                    strong = True
+            if self._deck_or_discard():
+                out.append(A_TAKE_CARD)
+            elif not strong:
+                out.append(A_PASS)  # [C39]
+        elif st == S_BUY_OFFER:
+            out.append(A_OFFER_NONE)
+            blocks = [A_STANDDOWN]
+            if self.decl == D_MISSION:
+                blocks.append(A_WITHDRAW)
+            for s in range(D.NUM_SOURCES):
+                have = self.source_amount(P, s)
+                for a in range(1, min(have, 3) + 1):
+                    for b in blocks:
+                        out.append(b + 7 * (a - 1) + s)
+            if self.decl == D_EXPOSE:
+                out.extend((A_DEMAND, A_DEMAND + 1, A_DEMAND + 2))
+            out.sort()
+        elif st == S_BUY_REPLY:
+            out.append(A_REJECT)
+            kind, a, _s = self.offer
+            if kind == O_DEMAND:
+                for s in range(D.NUM_SOURCES):
+                    if self.source_amount(P, s) >= a:
+                        out.append(A_PAY_FROM + s)
+            else:
+                out.append(A_ACCEPT)
+        elif st == S_INFIL_AGENT:
+            for j in range(D.AGENTS):
+                if self.spy_loc[P][j] < 0:
+                    out.append(A_PICK_AGENT + j)
+        elif st == S_INFIL_PLAN or st == S_ADD_CARD:
+            if st == S_ADD_CARD:
+                pass
+            hand = self.h.hands[P]
+            for k in range(NUM_KINDS):
+                if hand[k]:
+                    out.append(A_PICK_CARD + k)
+            if st == S_ADD_CARD:
+                out.append(A_NO_CARD)
+        elif st in (S_A2, S_A3, S_A4):
+            out.extend((A_RESP, A_RESP + 1, A_RESP + 2))
+        elif st == S_FIXER:
+            out.extend((A_FIXER, A_FIXER + 1))
+        elif st == S_REF_OFFER:
+            out.append(A_OFFER_NONE)
+            for cand in range(2):
+                for a in range(1, 4):
+                    for s in range(D.NUM_SOURCES):
+                        if self.source_amount(P, s) >= a:
+                            out.append(A_REF_OFFER + 21 * cand + 7 * (a - 1) + s)
+        elif st == S_REF_CHOICE:
+            if self.cf_fix != 2:
+                if self.cf_offer[0] is not None:
+                    out.append(A_REF_ACCEPT_I)
+                if self.cf_offer[1] is not None:
+                    out.append(A_REF_ACCEPT_D)
+            out.extend((A_REF_FREE, A_REF_FREE + 1))
+        elif st == S_A1:
+            out.extend(range(A_A1, A_A1 + 5))
+        elif st == S_KOMP:
+            out.extend((A_KOMP, A_KOMP + 1))
+        elif st == S_TIE:
+            out.extend((A_TIE_I, A_TIE_D))
+        elif st == S_RAID:
+            bb = self.base[self.res_B]
+            for off in range(n):
+                if bb[(P + off) % n]:
+                    out.append(A_RAID + off)
+        elif st == S_PURGE:
+            for w, j in self._others_spies_in(self.res_B * 3 + self.res_k, P):
+                out.append(A_PURGE + 5 * ((w - P) % n - 1) + j)
+        elif st == S_FIRST:
+            out.extend(range(A_FIRST, A_FIRST + n))
+        elif st == S_ALLOC:
+            out.extend(range(A_ALLOC, A_ALLOC + 6))
+        return out
+
+    # ------------------------------------------------------------ transitions
+    def _do(self, a: int) -> None:
+        st = self.stage
+        P = self.decider
+        n = self.n
+        if st == S_MAIN:
+            if a == A_PASS:
+                self._end_slot()
+            elif a == A_DRAW_EMPTY:
+                self._draw(P, D.DRAW_EMPTY_CARDS)
+                self._end_slot()
+            elif a < A_INFIL:
+                self._recall(P, a - A_RECALL)
+            elif a < A_MISSION:
+                o, k = divmod(a - A_INFIL, 3)
+                self.decl, self.decl_target, self.decl_k = D_INFIL, (P + o + 1) % n, k
+                self._declare()
+            elif a < A_EXPOSE:
+                j = a - A_MISSION
+                loc = self.spy_loc[P][j]
+                if self.spy_c[P][j] <= 2:
+                    self.spy_ks[P][j] = True  # a c<=2 mission shows a Scout (§4.2)
+                self.decl, self.decl_target, self.decl_k, self.decl_j, self.decl_owner = (
+                    D_MISSION, loc // 3, loc % 3, j, P)
+                self._declare()
+            else:
+                o, j = divmod(a - A_EXPOSE, 5)
+                w = (P + o + 1) % n
+                self.decl, self.decl_target, self.decl_k, self.decl_j, self.decl_owner = (
+                    D_EXPOSE, w, self.spy_loc[w][j] % 3, j, w)
+                self._declare()
+        elif st == S_STRENGTHEN:
+            if a == A_TAKE_CARD:
+                self._draw(P, 1)
+                self._end_strengthen_action()
+            elif a == A_PASS:
+                self._end_strengthen_action()
+            elif a < A_INFIL:
+                self._recall(P, a - A_RECALL)
+            else:
+                j = a - A_STRENGTHEN
+                self.s_j = j
+                self.s_block = False
+                loc = self.spy_loc[P][j]
+                self.queue = self._owners_in(loc, D.LIAISON, P, P)
+                if self.queue:
+                    self.stage = S_A3
+                    self.decider = self.queue.pop(0)
+                else:
+                    self._do_strengthen()
+        elif st == S_A3:
+            r = a - A_RESP
+            self.last_resp[P] = r
+            if r == 1:
+                self._draw(self.active, 1)
+            elif r == 2:
+                self.s_block = True
+            if self.queue:
+                self.decider = self.queue.pop(0)
+            else:
+                self._do_strengthen()
+        elif st == S_BUY_OFFER:
+            if a == A_OFFER_NONE:
+                self._resolve_decl()
+            else:
+                if a < A_WITHDRAW:
+                    kind, x = O_STANDDOWN, a - A_STANDDOWN
+                    amt, s = x // 7 + 1, x % 7
+                elif a < A_DEMAND:
+                    kind, x = O_WITHDRAW, a - A_WITHDRAW
+                    amt, s = x // 7 + 1, x % 7
+                else:
+                    kind, amt, s = O_DEMAND, a - A_DEMAND + 1, -1
+                self.offer = (kind, amt, s)
+                self.stage = S_BUY_REPLY
+                self.decider = self.active
+        elif st == S_BUY_REPLY:
+            if a == A_REJECT:
+                self._resolve_decl()
+            else:
+                T = self.decl_target
+                kind, amt, s = self.offer
+                if kind == O_DEMAND:
+                    self._pay(P, T, amt, a - A_PAY_FROM)
+                    self._recall(T, self.decl_j)
+                else:
+                    self._pay(T, P, amt, s)
+                    if kind == O_WITHDRAW:
+                        self._recall(P, self.decl_j)
+                self.immune[T] = True
+                self._clear_decl()
+                self.stage = S_MAIN
+                self.decider = self.active
+        elif st == S_INFIL_AGENT:
+            self.decl_j = a - A_PICK_AGENT
+            self.stage = S_INFIL_PLAN
+        elif st == S_INFIL_PLAN:
+            kind = a - A_PICK_CARD
+            j, T, k = self.decl_j, self.decl_target, self.decl_k
+            self.h.hands[P][kind] -= 1
+            self.hsize[P] -= 1
+            self._pins_unseen(P)
+            self.h.plans[P][j] = kind
+            loc = T * 3 + k
+            self.spy_loc[P][j] = loc
+            self.spy_c[P][j] = 1
+            self.spy_str[P][j] = False
+            self.spy_ks[P][j] = False
+            self.zone[P][k] -= 1
+            self.queue = self._owners_in(loc, D.GATEKEEPER, P, P)
+            if self.queue:
+                self.stage = S_A2
+                self.decider = self.queue.pop(0)
+            else:
+                self._end_slot()
+        elif st == S_A2:
+            r = a - A_RESP
+            self.last_resp[P] = r
+            X = self.active
+            if r == 1:
+                self._draw(X, 1)
+            elif r == 2 and self.hsize[X]:
+                self._discard_revealed(X, self._random_card(X))
+            if self.queue:
+                self.decider = self.queue.pop(0)
+            else:
+                self._end_slot()
+        elif st == S_FIXER:
+            if a == A_FIXER + 1:
+                self.queue = []
+                if P == self.cf_D:
+                    self.cf_fix = 2
+                else:
+                    self.cf_fix = 1
+                    self.cf_ref = P
+                self._conf_trumps()
+            elif self.queue:
+                self.decider = self.queue.pop(0)
+            else:
+                self._conf_trumps()
+        elif st == S_REF_OFFER:
+            if a != A_OFFER_NONE:
+                x = a - A_REF_OFFER
+                self.cf_offer[self.cf_turn] = (x // 21, (x % 21) // 7 + 1, x % 7)
+            if self.cf_turn == 0:
+                self.cf_turn = 1
+                self.decider = self.cf_D
+            else:
+                self._conf_choice()
+        elif st == S_REF_CHOICE:
+            if a == A_REF_ACCEPT_I or a == A_REF_ACCEPT_D:
+                idx = a - A_REF_ACCEPT_I
+                cand, amt, s = self.cf_offer[idx]
+                payer = self.cf_I if idx == 0 else self.cf_D
+                self._pay(payer, P, amt, s)
+                self.cf_trump2 = self.cf_cands[cand]
+                self.cf_pledge = idx
+            else:
+                self.cf_trump2 = self.cf_cands[a - A_REF_FREE]
+            self._conf_add()
+        elif st == S_ADD_CARD:
+            idx = self.cf_turn
+            if a != A_NO_CARD:
+                kind = a - A_PICK_CARD
+                self.h.hands[P][kind] -= 1
+                self.hsize[P] -= 1
+                self.h.add[idx] = kind
+                self.cf_added[idx] = True
+            if idx == 0:
+                self.cf_turn = 1
+                self.decider = self.cf_D
+            else:
+                self._conf_reveal()
+        elif st == S_A1:
+            dI, dD = D.A1_DELTAS[a - A_A1]
+            self.last_resp[P] = a - A_A1
+            self.cf_a1[0] += dI
+            self.cf_a1[1] += dD
+            self.cf_total[0] += dI
+            self.cf_total[1] += dD
+            if self.queue:
+                self.decider = self.queue.pop(0)
+            else:
+                self._conf_komp(0)
+        elif st == S_KOMP:
+            idx = 0 if P == self.cf_I else 1
+            if a == A_KOMP + 1:
+                self.cf_kplay[idx] = True
+                self.komp[P] = False
+                self.komp_supply += 1
+            self._conf_komp(idx + 1)
+        elif st == S_TIE:
+            self._conf_end(0 if a == A_TIE_I else 1)
+        elif st == S_A4:
+            r = a - A_RESP
+            self.last_resp[P] = r
+            if r == 1:
+                self.res_level += 1
+            elif r == 2:
+                self.res_level -= 1
+            if self.queue:
+                self.decider = self.queue.pop(0)
+            else:
+                self._start_ops()
+        elif st == S_RAID:
+            c = (P + a - A_RAID) % n
+            B = self.res_B
+            self.base[B][c] -= 1
+            self.base[P][c] += 1
+            self.res_left -= 1
+            if self.res_left > 0 and sum(self.base[B]):
+                return
+            self.res_left = 0
+            self._run_ops()
+        elif st == S_PURGE:
+            o, j = divmod(a - A_PURGE, 5)
+            self._purge((P + o + 1) % n, j)
+            self._run_ops()
+        elif st == S_FIRST:
+            self.first = (P + a - A_FIRST) % n
+            self.upkeep_F = -1
+            self.round += 1
+            self._start_round()
+        elif st == S_ALLOC:
+            self.h.alloc[P] = a - A_ALLOC
+            self.alloc_chosen[P] = True
+            if P + 1 < n:
+                self.decider = P + 1
+            else:  # all chosen: reveal together [C02]
+                for p in range(n):
+                    al = D.ALLOCS[self.h.alloc[p]]
+                    self.init[p] = list(al)
+                    self.zone[p] = list(al)
+                    self.h.alloc[p] = -1
+                self.alloc_done = True
+                self._deal_and_start()
+        else:  # pragma: no cover
+            raise AssertionError(f"no transition for stage {st}")
+
+    def _do_strengthen(self):
+        P, j = self.active, self.s_j
+        if not self.s_block:
+            self.zone[P][self.spy_loc[P][j] % 3] -= 1
+            self.spy_c[P][j] += 1
+        self.spy_str[P][j] = True
+        self._end_strengthen_action()
+
+    # ---------------------------------------------------------- declarations
+    def _declare(self):
+        if self.structured:
+            self.stage = S_BUY_OFFER
+            self.decider = self.decl_target
+        else:
+            self._resolve_decl()
+
+    def _resolve_decl(self):
+        self.offer = None
+        P = self.active
+        if self.decl == D_INFIL:
+            self.stage = S_INFIL_AGENT
+            self.decider = P
+        elif self.decl == D_MISSION:
+            self._start_conf(D_MISSION, P, self.decl_target, self.decl_target, self.decl_k)
+        else:
+            self._start_conf(D_EXPOSE, P, self.decl_owner, P, self.decl_k)
+
+    # ---------------------------------------------------------- confrontation
+    def _start_conf(self, kind, I, Dp, zo, k):
+        n = self.n
+        self.cf_on = True
+        self.cf_kind = kind
+        self.cf_I, self.cf_D, self.cf_zo, self.cf_k = I, Dp, zo, k
+        ref = -1
+        if n > 2:
+            for i in range(1, n):
+                w = (I + i) % n
+                if w != Dp:
+                    ref = w
+                    break
+        self.cf_ref = ref
+        self.cf_fix = 0
+        self.cf_cands = tuple(s for s in range(3) if s != k)
+        self.cf_trump2 = -1
+        self.cf_up = [-1, -1]
+        self.cf_added = [False, False]
+        self.cf_addrev = [-1, -1]
+        self.h.add = [-1, -1]
+        self.cf_revealed = False
+        self.cf_total = [0, 0]
+        self.cf_a1 = [0, 0]
+        self.cf_kplay = [False, False]
+        self.cf_offer = [None, None]
+        self.cf_pledge = -1
+        self.cf_turn = 0
+        loc = zo * 3 + k
+        self.queue = [w for w in self._owners_in(loc, D.FIXER, I, I) if w != ref]
+        if self.queue:
+            self.stage = S_FIXER
+            self.decider = self.queue.pop(0)
+        else:
+            self._conf_trumps()
+
+    def _conf_trumps(self):
+        self.cf_up[0] = self._draw_one()
+        self.cf_up[1] = self._draw_one()
+        if self.structured and self.cf_ref >= 0 and self.cf_fix != 2:
+            self.cf_turn = 0
+            self.stage = S_REF_OFFER
+            self.decider = self.cf_I
+        else:
+            self._conf_choice()
+
+    def _conf_choice(self):
+        if self.cf_fix == 2:
+            self.stage = S_REF_CHOICE
+            self.decider = self.cf_D
+        elif self.cf_ref >= 0:
+            self.stage = S_REF_CHOICE
+            self.decider = self.cf_ref
+        else:
+            self.cf_trump2 = self.cf_cands[int(self.rng.integers(2))]  # 2 players: coin [S]
+            self._conf_add()
+
+    def _conf_add(self):
+        self.cf_turn = 0
+        self.stage = S_ADD_CARD
+        self.decider = self.cf_I
+
+    def _card_points(self, kind: int) -> int:
+        if kind < 0:
+            return 0
+        s = KIND_SUIT[kind]
+        return KIND_PIPS[kind] if (s == self.cf_k or s == self.cf_trump2) else 0
+
+    def _conf_reveal(self):
+        self.cf_revealed = True
+        parts = (self.cf_I, self.cf_D)
+        for idx in range(2):
+            kind = self.h.add[idx]
+            if kind >= 0:
+                self.cf_addrev[idx] = kind
+                self._pins_seen(parts[idx], kind)
+            self.h.add[idx] = -1
+            self.cf_total[idx] = self._card_points(self.cf_up[idx]) + self._card_points(self.cf_addrev[idx])
+        self.queue = self._owners_in(self.cf_zo * 3 + self.cf_k, D.INFORMANT, self.cf_I, self.cf_I)
+        if self.queue:
+            self.stage = S_A1
+            self.decider = self.queue.pop(0)
+        else:
+            self._conf_komp(0)
+
+    def _conf_komp(self, idx: int):
+        if idx == 0 and self.komp[self.cf_I]:
+            self.stage = S_KOMP
+            self.decider = self.cf_I
+        elif idx <= 1 and self.komp[self.cf_D]:
+            self.stage = S_KOMP
+            self.decider = self.cf_D
+        else:
+            self._conf_compare()
+
+    def _conf_compare(self):
+        kI, kD = self.cf_kplay
+        if kI != kD:
+            self._conf_end(0 if kI else 1)
+            return
+        tI, tD = self.cf_total
+        if tI != tD:
+            self._conf_end(0 if tI > tD else 1)
+        elif self.cf_pledge >= 0:
+            self._conf_end(self.cf_pledge)
+        elif self.cf_ref >= 0:
+            self.stage = S_TIE
+            self.decider = self.cf_ref
+        else:
+            self._conf_end(int(self.rng.integers(2)))  # 2 players: coin [C31]
+
+    def _conf_end(self, winner: int):
+        for kind in (self.cf_up[0], self.cf_up[1], self.cf_addrev[0], self.cf_addrev[1]):
+            if kind >= 0:
+                self.disc_up[kind] += 1  # [C37]
+        self.cf_on = False
+        kind = self.cf_kind
+        I, Dp, zo, k = self.cf_I, self.cf_D, self.cf_zo, self.cf_k
+        self.cf_kind = 0
+        self.cf_I = self.cf_D = self.cf_ref = self.cf_zo = self.cf_k = -1
+        self.cf_up = [-1, -1]
+        self.cf_addrev = [-1, -1]
+        self.cf_added = [False, False]
+        self.cf_revealed = False
+        self.cf_total = [0, 0]
+        self.cf_a1 = [0, 0]
+        self.cf_kplay = [False, False]
+        self.cf_offer = [None, None]
+        self.cf_pledge = -1
+        self.cf_fix = 0
+        self.cf_cands = (-1, -1)
+        self.cf_trump2 = -1
+        if winner != 0:
+            self._end_slot()  # [S, C36]
+        elif kind == D_MISSION:
+            self._start_res(D_MISSION, I, zo, k, self.decl_j, I)
+        else:
+            self._start_res(D_EXPOSE, Dp, zo, k, self.decl_j, zo)
+
+    # ------------------------------------------------------------ resolution
+    def _start_res(self, kind, A, B, k, j, start):
+        self.res_on = True
+        self.res_kind = kind
+        self.res_A, self.res_B, self.res_k, self.res_j = A, B, k, j
+        self.res_plan = self.h.plans[A][j]  # revealed (public)
+        self.res_level = self.spy_c[A][j]
+        self.res_escape = self.res_selfd = False
+        self.res_ops = ()
+        self.res_i = 0
+        self.res_left = 0
+        exclude = A if kind == D_MISSION else B
+        self.queue = self._owners_in(B * 3 + k, D.ANALYST, start, exclude)
+        if self.queue:
+            self.stage = S_A4
+            self.decider = self.queue.pop(0)
+        else:
+            self._start_ops()
+
+    def _start_ops(self):
+        L = min(max(self.res_level, 0), D.MAX_LEVEL)
+        self.res_level = L
+        t = KIND_TYPE[self.res_plan]
+        if self.res_kind == D_MISSION:
+            row = D.MISSION[t][L]
+            fb = D.MISSION_FALLBACK[t][L]
+            if fb is not None and not self._others_spies_in(self.res_B * 3 + self.res_k, self.res_A):
+                row = fb
+        else:
+            row = D.REACTION[t][L]
+        self.res_ops = row
+        self.res_i = 0
+        self._run_ops()
+
+    def _run_ops(self):
+        A, B, k = self.res_A, self.res_B, self.res_k
+        ops = self.res_ops
+        while self.res_i < len(ops):
+            op, amt = ops[self.res_i]
+            self.res_i += 1
+            if op == D.STEAL or op == D.COUNTER_STEAL:
+                m = min(amt, self.zone[B][k])
+                self.zone[B][k] -= m
+                self.base[A][B] += m
+            elif op == D.DESTROY:
+                m = min(amt, self.zone[B][k])
+                self.zone[B][k] -= m
+                self.removed[B] += m
+            elif op == D.RAID:
+                m = min(amt, sum(self.base[B]))
+                if m:
+                    self.res_left = m
+                    self.stage = S_RAID
+                    self.decider = A
+                    return
+            elif op == D.SNATCH:
+                self._card_transfer(B, A, amt)
+            elif op == D.FORCE_DISCARD:
+                for _ in range(amt):
+                    if not self.hsize[B]:
+                        break
+                    self._discard_revealed(B, self._random_card(B))
+            elif op == D.DRAW:
+                self._draw(A, amt)
+            elif op == D.SEIZE_K:
+                if self.komp[B]:
+                    self.komp[B] = False
+                    if self.komp[A]:
+                        self.komp_supply += 1
+                    else:
+                        self.komp[A] = True
+            elif op == D.PURGE1:
+                if self._others_spies_in(B * 3 + k, A):
+                    self.stage = S_PURGE
+                    self.decider = A
+                    return
+            elif op == D.PURGE_ALL:
+                for w, j in self._others_spies_in(B * 3 + k, A):
+                    self._purge(w, j)
+            elif op == D.ESCAPE:
+                self.res_escape = True
+            elif op == D.SELF_DESTRUCT:
+                self.res_selfd = True
+        self._finish_res()
+
+    def _purge(self, w: int, j: int):
+        self.base[self.res_A][w] += self.spy_c[w][j]
+        self.disc_up[self.h.plans[w][j]] += 1
+        self._remove_spy(w, j)
+
+    def _finish_res(self):
+        A, B, j = self.res_A, self.res_B, self.res_j
+        c = self.spy_c[A][j]
+        if self.res_kind == D_MISSION or self.res_escape:
+            self.base[A][A] += c  # [C10] / ESCAPE
+        elif self.res_selfd:
+            self.removed[A] += c
+        else:
+            self.base[B][A] += c  # CAPTURE [C09]
+        self.disc_up[self.res_plan] += 1
+        self._remove_spy(A, j)
+        self.res_on = False
+        self.res_kind = 0
+        self.res_A = self.res_B = self.res_k = self.res_j = -1
+        self.res_plan = -1
+        self.res_level = 0
+        self.res_ops = ()
+        self.res_i = 0
+        self.res_left = 0
+        self.res_escape = self.res_selfd = False
+        self._end_slot()
+
+    # ---------------------------------------------------------------- outcome
+    def final_scores(self) -> list[int]:
+        return self.vp_final if self.vp_final is not None else [self.vp(p) for p in range(self.n)]
+
+    def outcome(self) -> list[float]:
+        n = self.n
+        vp = self.final_scores()
+        key = [(vp[p], self.foreign(p), -self.penalty(p)) for p in range(n)]  # [C28]
+        mode = self.config["reward"]
+        if mode == "raw":
+            return [float(v) for v in vp]
+        if mode == "relative":
+            tot = sum(vp)
+            return [vp[p] - (tot - vp[p]) / (n - 1) for p in range(n)]
+        if mode == "rank":
+            vals = [1.0 - 2.0 * i / (n - 1) for i in range(n)]
+            order = sorted(range(n), key=lambda p: key[p], reverse=True)
+            out = [0.0] * n
+            i = 0
+            while i < n:
+                jj = i
+                while jj + 1 < n and key[order[jj + 1]] == key[order[i]]:
+                    jj += 1
+                v = sum(vals[i:jj + 1]) / (jj - i + 1)
+                for q in order[i:jj + 1]:
+                    out[q] = v
+                i = jj + 1
+            return out
+        best = max(key)
+        winners = [p for p in range(n) if key[p] == best]
+        if len(winners) == 1:
+            return [1.0 if p == winners[0] else -1.0 for p in range(n)]
+        return [0.0 if p in winners else -1.0 for p in range(n)]
+
+    # ------------------------------------------------------------ information
+    def observe(self, player: int) -> np.ndarray:
+        from .observe import encode
+
+        return encode(self, player)
+
+    def hidden_key(self, viewer: int):
+        h = self.h
+        return (
+            tuple(tuple(h.hands[p]) for p in range(self.n) if p != viewer),
+            tuple(tuple(h.plans[p]) for p in range(self.n) if p != viewer),
+            tuple(sorted(h.disc_down)),
+            tuple(h.deck),
+            tuple(h.add[i] for i, w in enumerate((self.cf_I, self.cf_D)) if w != viewer),
+            tuple(h.alloc[p] for p in range(self.n) if p != viewer),
+        )
+
+    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "SpyGames":
+        from .resample import resample
+
+        return resample(self, viewer, rng)
+
+    def clone(self) -> "SpyGames":
+        new = self._clone_into(object.__new__(SpyGames))
+        for key, v in self.__dict__.items():
+            if key in new.__dict__:
+                continue
+            if type(v) is list:
+                v = _copy_list(v)
+            new.__dict__[key] = v
+        new.h = self.h.clone()
+        new._mask = self._mask  # read-only by contract; rebuilt (new array) on the next change
+        return new
+
+    # ---------------------------------------------------------------- display
+    def action_label(self, a: int) -> str:
+        from .render import action_label
+
+        return action_label(self, a)
+
+    def render_text(self, viewer: int | None = None) -> str:
+        from .render import render_text
+
+        return render_text(self, viewer)
+
+    def check_invariants(self) -> None:
+        from .invariants import check
+
+        check(self)
