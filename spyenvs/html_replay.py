@@ -110,6 +110,7 @@ main{display:flex;gap:16px;padding:12px 16px;align-items:flex-start}
 #last-move{font-weight:600;margin:4px 0}
 #status{color:#555;margin:4px 0 8px}
 #state-img{max-width:100%;image-rendering:pixelated;border:1px solid #bbb;background:#fff;display:block;margin-bottom:8px}
+#state-img[hidden]{display:none}
 #state-text{background:#fff;border:1px solid #ccc;padding:8px;overflow:auto;font-size:12px;line-height:1.3;white-space:pre}
 #move-log{margin:0;padding:0 4px 0 36px;font-size:12px;font-family:ui-monospace,monospace}
 #move-log li{cursor:pointer;padding:1px 2px}

@@ -1,0 +1,56 @@
+"""The human render mode's viewer: text without a display, a pygame window with one
+(SDL's dummy video driver stands in for a display here)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+from spyenvs.viewer import Viewer, display_available, show_human
+from tests.core.toy_game import HighCard
+
+
+def test_no_display_falls_back_to_text(monkeypatch, capsys):
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    assert not display_available()
+    game = HighCard(num_players=2)
+    game.reset(3)
+    viewer = show_human(game, 0)
+    assert not viewer.is_window
+    assert game.render_text(0) in capsys.readouterr().out
+    with pytest.raises(RuntimeError, match="no display"):
+        Viewer(mode="window")
+
+
+def test_text_mode_writes_to_its_stream():
+    out = io.StringIO()
+    Viewer(mode="text", out=out).show(np.zeros((4, 4, 3), np.uint8), "hello")
+    assert out.getvalue() == "hello\n"
+    with pytest.raises(ValueError, match="allowed"):
+        Viewer(mode="sideways")
+
+
+def test_window_shows_pictures_with_a_display(monkeypatch):
+    pg = pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    game = HighCard(num_players=3)
+    game.reset(1)
+    viewer = show_human(game, None)
+    try:
+        assert viewer.is_window
+        rgb = game.render_rgb(None)
+        assert viewer._screen.get_size() == (rgb.shape[1], rgb.shape[0])
+        assert np.array_equal(pg.surfarray.array3d(viewer._screen).swapaxes(0, 1), rgb)
+        big = np.full((3000, 1000, 3), 200, np.uint8)
+        viewer.show(big)  # scaled down to fit, window resized
+        w, h = viewer._screen.get_size()
+        assert h <= viewer.max_size[1] and w < 1000
+        game.step(1)
+        assert show_human(game, None, viewer) is viewer
+    finally:
+        viewer.close()
