@@ -58,14 +58,16 @@ class RandomPolicy:
 
 
 def make_opponent(spec: str, game: Game, seat: int, seed: int | None = None):
-    """The policy named by ``spec`` for role ``seat`` of ``game``.
+    """The policy named by ``spec``, bound to role ``seat`` of the live ``game``.
 
-    ``random`` is built in. Anything else is handed to ``agents.make_policy`` of the
-    optional ``agents`` package (heuristic, ismcts, a checkpoint path)."""
+    ``random`` is built in. Anything else (heuristic, ismcts, ismcts:SIMS, a
+    checkpoint path) is built by ``agents.make_policy(spec, seed=...)`` of the optional
+    ``agents`` package and bound with ``bind(game, seat)`` (heuristics learn their role
+    there; ISMCTS searches on ``resample_hidden(seat)`` of the game)."""
     if spec == "random":
         return RandomPolicy(seed)
     try:
-        import agents  # noqa: PLC0415  (optional, heavy: torch for checkpoints)
+        import agents  # noqa: PLC0415  (optional; heavy for checkpoints)
     except ImportError as exc:
         raise PlayError(
             f"opponent {spec!r} needs the optional 'agents' package ({exc}); "
@@ -73,24 +75,15 @@ def make_opponent(spec: str, game: Game, seat: int, seed: int | None = None):
         ) from exc
     maker = getattr(agents, "make_policy", None)
     if maker is None:
-        raise PlayError(
-            f"opponent {spec!r} needs agents.make_policy, which this install does not have yet; "
-            "use --vs random"
-        )
-    try:
-        return maker(spec, env_id=game.env_id, config=dict(game.config), role=game.roles[seat], seed=seed)
-    except TypeError:
-        # an agents package with a smaller signature
-        return maker(spec, game.env_id)
+        raise PlayError(f"opponent {spec!r} needs agents.make_policy, which this install lacks; use --vs random")
+    policy = maker(spec, seed=seed)
+    bind = getattr(policy, "bind", None)
+    return bind(game, seat) if bind is not None else policy
 
 
 def policy_action(policy, game: Game, seat: int) -> int:
-    """Ask ``policy`` for role ``seat``'s move. Search policies that plan on the game
-    (``act_game``) get a clone; they must resample what ``seat`` cannot see."""
-    if hasattr(policy, "act_game"):
-        action = policy.act_game(game.clone(), seat)
-    else:
-        action = policy.act(game.observe(seat), np.array(game.legal_mask(), dtype=np.int8, copy=True))
+    """Ask ``policy`` for role ``seat``'s move from that role's observation and mask."""
+    action = policy.act(game.observe(seat), np.array(game.legal_mask(), dtype=np.int8, copy=True))
     action = int(action)
     if not (0 <= action < game.num_actions) or not game.legal_mask()[action]:
         raise PlayError(f"policy {getattr(policy, 'name', policy)!r} chose illegal action {action} "

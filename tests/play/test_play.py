@@ -120,13 +120,17 @@ def test_opponents_from_the_agents_package_load_lazily(toy_env_id, monkeypatch):
         make_opponent("heuristic", game, 1)
 
     class AlwaysSwap:
+        def bind(self, game, seat):
+            bound.append((game, seat))
+            return self
+
         def act(self, observation, mask):
             return 1
 
-    calls = []
+    calls, bound = [], []
 
-    def make_policy(spec, **kw):
-        calls.append((spec, kw))
+    def make_policy(spec, seed=None):
+        calls.append((spec, seed))
         return AlwaysSwap()
 
     fake = types.ModuleType("agents")
@@ -134,7 +138,15 @@ def test_opponents_from_the_agents_package_load_lazily(toy_env_id, monkeypatch):
     monkeypatch.setitem(sys.modules, "agents", fake)
     pol = make_opponent("heuristic", game, 1, seed=3)
     assert isinstance(pol, AlwaysSwap)
-    assert calls[0][0] == "heuristic" and calls[0][1]["role"] == "player_1"
+    assert calls == [("heuristic", 3)] and bound == [(game, 1)]
+
+
+def test_play_against_the_agents_package(toy_env_id, tmp_path):
+    pytest.importorskip("agents.registry")
+    res, text = run(toy_env_id, ["stay"], tmp_path, seat=0, opponents=["ismcts:20"], config={"num_players": 3})
+    assert res.finished and "player_1=ismcts:20" in text
+    with pytest.raises(ValueError, match="unknown policy"):
+        run(toy_env_id, [], tmp_path, opponents=["no-such-policy"])
 
 
 def test_random_opponent_plays_legal_moves():
