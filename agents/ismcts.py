@@ -57,8 +57,13 @@ class ISMCTS(BasePolicy):
     def bind(self, game: Any, seat: int) -> BoundISMCTS:
         return BoundISMCTS(self, game, seat)
 
+    def act_game(self, game: Any, seat: int) -> int:
+        """One move for ``seat`` of ``game`` (searches on resamples, never on ``game``'s
+        hidden state)."""
+        return self.bind(game, seat).act(None, game.legal_mask())
+
     def act(self, observation, mask):  # pragma: no cover - a template cannot play
-        raise TypeError("ISMCTS needs the game: call bind(game, seat) first")
+        raise TypeError("ISMCTS needs the game: call bind(game, seat) or act_game(game, seat)")
 
 
 class BoundISMCTS(BasePolicy):

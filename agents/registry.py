@@ -18,8 +18,27 @@ from .policy import BasePolicy, RandomPolicy
 NAMES = ("random", "heuristic", "ismcts")
 
 
-def make_policy(spec: str, seed: int | None = None) -> BasePolicy:
-    """The policy named by ``spec`` (see the module docstring)."""
+def make_policy(spec: str, seed: int | None = None, env_id: str | None = None, config: dict | None = None,
+                role: str | None = None) -> BasePolicy:
+    """The policy named by ``spec`` (see the module docstring).
+
+    Without ``env_id`` the result is a template to ``bind(game, seat)``. With
+    ``env_id`` and ``role`` (how ``spyenvs play`` asks) it is already bound to that
+    role of a game of ``config``; ISMCTS then stays a template and plays through
+    ``act_game(game, seat)``, since it needs the live game.
+    """
+    policy = _make(spec, seed)
+    if env_id is None or role is None or isinstance(policy, ISMCTS):
+        return policy
+    from spyenvs.registry import make_game
+
+    game = make_game(env_id, **(config or {}))
+    if role not in game.roles:
+        raise ValueError(f"role {role!r} not in {env_id}; allowed: {', '.join(game.roles)}")
+    return policy.bind(game, game.roles.index(role))
+
+
+def _make(spec: str, seed: int | None) -> BasePolicy:
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"a policy spec must be a non-empty string, got {spec!r}")
     if spec == "random":

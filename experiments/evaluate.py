@@ -175,14 +175,10 @@ def main(argv=None) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("env_id")
-    parser.add_argument("policies", nargs="+", help="random, heuristic, ismcts[:SIMS], or a checkpoint path")
-    parser.add_argument("--games", type=int, default=100, help="games per ordered pair")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
-    parser.add_argument("--out", default=None, help="folder for tournament.json and tournament.md")
-    parser.add_argument("--max-decisions", type=int, default=5000)
-    parser.add_argument("--quiet", action="store_true")
+    """The command-line arguments (shared with ``spyenvs eval``)."""
+    from spyenvs.cli import _add_eval_arguments
+
+    _add_eval_arguments(parser)
 
 
 def run(args) -> int:

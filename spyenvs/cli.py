@@ -101,6 +101,27 @@ def cmd_play(args) -> int:
     return 0
 
 
+def _experiments(module: str):
+    """experiments.<module>, which needs the ``train`` extra (torch, sb3-contrib ...)."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"experiments.{module}")
+    except ImportError as exc:
+        raise SystemExit(
+            f"spyenvs: error: this command needs the training extra ({exc}); install it with\n"
+            "  pip install torch==2.13.0 && pip install -e '.[train]'"
+        ) from exc
+
+
+def cmd_train(args) -> int:
+    return _experiments("train_selfplay").run(args)
+
+
+def cmd_eval(args) -> int:
+    return _experiments("evaluate").run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spyenvs", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -151,7 +172,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-record", action="store_true", help="do not save the game")
     p.add_argument("--window", action="store_true", help="also show your view's picture in a window (pygame)")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("train", help="MaskablePPO self-play with a snapshot league (needs the train extra)")
+    _add_train_arguments(p)
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("eval", help="tournament between policies: win rates per role, Elo")
+    _add_eval_arguments(p)
+    p.set_defaults(func=cmd_eval)
     return parser
+
+
+def _add_train_arguments(p) -> None:
+    # the same arguments as experiments/train_selfplay.py, declared here so that
+    # `spyenvs --help` works without the train extra
+    p.add_argument("env_id", help="env id, e.g. unrest_v0")
+    p.add_argument("--config", default=None, help="YAML training config (default: configs/<game>.yaml)")
+    p.add_argument("--out", default=None, help="output folder (default runs/<env_id>)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its state.pt")
+    p.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
+                   help="override a config option, dotted (ppo.n_steps=256, game.num_players=3)")
+    p.add_argument("--quiet", action="store_true")
+
+
+def _add_eval_arguments(p) -> None:
+    p.add_argument("env_id")
+    p.add_argument("policies", nargs="+", help="random, heuristic, ismcts[:SIMS], or a checkpoint path")
+    p.add_argument("--games", type=int, default=100, help="games per ordered pair (seats rotate)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
+    p.add_argument("--out", default=None, help="folder for tournament.json and tournament.md")
+    p.add_argument("--max-decisions", type=int, default=5000)
+    p.add_argument("--quiet", action="store_true")
 
 
 def main(argv=None) -> int:

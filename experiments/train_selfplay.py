@@ -1,0 +1,438 @@
+"""Self-play training with sb3-contrib ``MaskablePPO`` and a league of frozen
+snapshots (also ``spyenvs train GAME``).
+
+One shared network learns every role of the game (the observation is followed by a
+role-kind one-hot, see :mod:`spyenvs.wrappers.selfplay`); the learner's seat rotates
+every episode. Opponents are drawn per episode from a pool of ``random``,
+``heuristic`` and the last ``league.max_snapshots`` frozen copies of the learner
+(taken every ``league.snapshot_every`` steps); the snapshots' total sampling weight
+is ``league.snapshot_weight``.
+
+Outputs under ``out`` (default ``runs/<env_id>``): TensorBoard scalars
+(``tb/``; per role kind ``selfplay/<kind>/win_rate`` over recent training episodes
+and ``eval/<kind>/vs_<opponent>``), ``snapshots/*.pt``, ``latest.pt`` and
+``final.pt`` (policy checkpoints, see :mod:`agents.checkpoint`), ``state.pt`` (for
+``--resume``: network, optimizer, step counters, league and history; loaded with
+``weights_only=True``), ``history.json`` and ``learning_curve.png`` from periodic
+evaluation, ``results.json``/``results.md`` from the final evaluation, whose win
+rates against random and heuristic (Wilson 95% intervals) are printed at the end.
+
+    python -m experiments.train_selfplay unrest_v0 --config configs/unrest.yaml
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import functools
+import json
+import os
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+DEFAULTS: dict[str, Any] = {
+    "env_id": None,
+    "game": {},                 # game config options
+    "seed": 0,
+    "total_timesteps": 200_000,  # learner decisions
+    "n_envs": 2,
+    "vec_env": "subproc",       # subproc | dummy
+    "max_decisions": 3000,      # all seats' decisions per episode before truncation
+    "learner_kinds": None,      # None: one network for every role kind
+    "device": "cpu",
+    "torch_threads": 1,
+    "ppo": {
+        "learning_rate": 3.0e-4,
+        "n_steps": 1024,        # per env and rollout
+        "batch_size": 256,
+        "n_epochs": 4,
+        "gamma": 0.997,
+        "gae_lambda": 0.95,
+        "clip_range": 0.2,
+        "ent_coef": 0.01,
+        "vf_coef": 0.5,
+        "max_grad_norm": 0.5,
+    },
+    "net": {"hidden": [128, 128], "activation": "tanh"},
+    "league": {
+        "random_weight": 1.0,
+        "heuristic_weight": 1.0,
+        "snapshot_weight": 2.0,
+        "snapshot_every": 20_000,
+        "max_snapshots": 5,
+    },
+    "eval": {
+        "every": 40_000,
+        "games": 40,             # per opponent, seats rotated
+        "final_games": 200,
+        "opponents": ["random", "heuristic"],
+        "deterministic": True,
+    },
+}
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for k, v in (over or {}).items():
+        if k not in base and k not in ("env_id",):
+            raise ValueError(f"unknown training option {k!r}; allowed: {', '.join(base)}")
+        if isinstance(v, dict) and isinstance(base.get(k), dict) and k != "game":
+            out[k] = deep_merge(base[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def load_config(path: str | None, env_id: str | None = None, overrides: dict | None = None) -> dict:
+    """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys allowed)."""
+    cfg = copy.deepcopy(DEFAULTS)
+    if path:
+        import yaml
+
+        with open(path) as f:
+            data = yaml.safe_load(f) or {}
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: a training config must be a YAML mapping")
+        cfg = deep_merge(cfg, data)
+    for key, value in (overrides or {}).items():
+        node = cfg
+        *head, last = key.split(".")
+        for h in head:
+            if not isinstance(node.get(h), dict):
+                raise ValueError(f"unknown training option {key!r}")
+            node = node[h]
+        if last not in node and node is not cfg.get("game"):
+            raise ValueError(f"unknown training option {key!r}")
+        node[last] = value
+    if env_id:
+        if cfg.get("env_id") and cfg["env_id"] != env_id:
+            raise ValueError(f"config is for {cfg['env_id']}, not {env_id}")
+        cfg["env_id"] = env_id
+    if not cfg.get("env_id"):
+        raise ValueError("no env_id: give it on the command line or in the config")
+    return cfg
+
+
+# --------------------------------------------------------------------- envs
+def _make_env(game, game_config, opponents, learner_kinds, max_decisions, seed):
+    from spyenvs.wrappers import SelfPlayEnv
+
+    return SelfPlayEnv(game, game_config, opponents=opponents, learner_kinds=learner_kinds,
+                       max_decisions=max_decisions, seed=seed)
+
+
+def actor_weights(policy) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The actor MLP of an SB3 actor-critic policy as [(W, b), ...]."""
+    from torch import nn
+
+    layers = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)] + [policy.action_net]
+    return [(m.weight.detach().cpu().numpy().copy(), m.bias.detach().cpu().numpy().copy()) for m in layers]
+
+
+class Trainer:
+    """Holds the model, the league and the bookkeeping of one training run."""
+
+    def __init__(self, cfg: dict, out: str, game: Any = None, quiet: bool = False):
+        import torch
+
+        from agents.heuristics import HeuristicPolicy, has_heuristic
+        from agents.policy import RandomPolicy, role_kinds
+
+        self.cfg = cfg
+        self.out = out
+        self.quiet = quiet
+        self.game = game if game is not None else cfg["env_id"]
+        torch.set_num_threads(int(cfg["torch_threads"]))
+        probe = self._probe()
+        self.env_id = probe.env_id
+        self.roles = list(probe.roles)
+        self.kinds = role_kinds(self.roles)
+        self.num_players = probe.num_players
+        self.obs_dim = probe.observation_size
+        self.num_actions = probe.num_actions
+        lg = cfg["league"]
+        self.base_pool: list[tuple[Any, float, str]] = [(RandomPolicy(cfg["seed"]), lg["random_weight"], "random")]
+        self.has_heuristic = has_heuristic(self.env_id)
+        if self.has_heuristic and lg["heuristic_weight"] > 0:
+            self.base_pool.append((HeuristicPolicy(cfg["seed"] + 1), lg["heuristic_weight"], "heuristic"))
+        self.snapshots: list[str] = []  # checkpoint paths, oldest first
+        self.history: list[dict] = []
+        self.train_seconds = 0.0
+        self.eval_seconds = 0.0
+        self.next_snapshot = lg["snapshot_every"]
+        self.next_eval = cfg["eval"]["every"]
+        self.episode_stats: dict[str, list[float]] = {k: [] for k in self.kinds}
+
+    def _probe(self):
+        if isinstance(self.game, str):
+            from spyenvs.registry import make_game
+
+            return make_game(self.game, **self.cfg["game"])
+        return self.game(**self.cfg["game"])
+
+    # ---------------------------------------------------------- checkpoints
+    def meta(self, name: str) -> dict:
+        c = self.cfg
+        return {"env_id": self.env_id, "config": self._probe().config, "roles": self.roles,
+                "role_kinds": self.kinds, "obs_dim": self.obs_dim, "num_actions": self.num_actions,
+                "activation": c["net"]["activation"], "name": name,
+                "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.train_seconds, 1)}}
+
+    def save_policy(self, path: str, name: str) -> None:
+        from agents.checkpoint import save_policy
+
+        save_policy(path, actor_weights(self.model.policy), self.meta(name))
+
+    def current_policy(self, name: str = "learner"):
+        from agents.torch_policy import TorchPolicy
+
+        return TorchPolicy(actor_weights(self.model.policy), self.meta(name),
+                           deterministic=self.cfg["eval"]["deterministic"], name=name)
+
+    def pool(self) -> list[tuple[Any, float, str]]:
+        from agents.torch_policy import TorchPolicy
+
+        entries = list(self.base_pool)
+        if self.snapshots:
+            w = self.cfg["league"]["snapshot_weight"] / len(self.snapshots)
+            for path in self.snapshots:
+                # frozen opponents sample from their policy: a deterministic
+                # snapshot would be too easy to exploit
+                entries.append((TorchPolicy.load(path, deterministic=False, seed=len(entries)), w,
+                                os.path.splitext(os.path.basename(path))[0]))
+        return entries
+
+    def snapshot(self) -> None:
+        t = int(self.model.num_timesteps)
+        path = os.path.join(self.out, "snapshots", f"snap_{t:09d}.pt")
+        self.save_policy(path, f"snap_{t}")
+        self.snapshots.append(path)
+        self.snapshots = self.snapshots[-int(self.cfg["league"]["max_snapshots"]):]
+        self.model.get_env().env_method("set_opponents", self.pool())
+
+    def save_state(self) -> None:
+        import torch
+
+        state = {
+            "timesteps": int(self.model.num_timesteps), "snapshots": self.snapshots, "history": self.history,
+            "train_seconds": self.train_seconds, "eval_seconds": self.eval_seconds,
+            "next_snapshot": self.next_snapshot, "next_eval": self.next_eval, "cfg": self.cfg,
+        }
+        tmp = os.path.join(self.out, "state.pt.tmp")
+        torch.save({"meta": json.dumps(state), "policy": self.model.policy.state_dict(),
+                    "optimizer": self.model.policy.optimizer.state_dict()}, tmp)
+        os.replace(tmp, os.path.join(self.out, "state.pt"))
+
+    def load_state(self) -> None:
+        import torch
+
+        path = os.path.join(self.out, "state.pt")
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"--resume: no {path} to resume from")
+        raw = torch.load(path, map_location="cpu", weights_only=True)
+        state = json.loads(raw["meta"])
+        if state["cfg"]["env_id"] != self.env_id:
+            raise ValueError(f"{path} is a run of {state['cfg']['env_id']}, not {self.env_id}")
+        self.model.policy.load_state_dict(raw["policy"])
+        self.model.policy.optimizer.load_state_dict(raw["optimizer"])
+        self.model.num_timesteps = state["timesteps"]
+        self.snapshots = [p for p in state["snapshots"] if os.path.isfile(p)]
+        self.history = state["history"]
+        self.train_seconds = state["train_seconds"]
+        self.eval_seconds = state["eval_seconds"]
+        self.next_snapshot = state["next_snapshot"]
+        self.next_eval = state["next_eval"]
+
+    # ----------------------------------------------------------- evaluation
+    def evaluate(self, games: int, seed: int) -> dict[str, dict]:
+        from agents.heuristics import HeuristicPolicy
+        from agents.policy import RandomPolicy
+        from experiments.evaluate import evaluate_vs
+
+        learner = self.current_policy()
+        result = {}
+        for opp in self.cfg["eval"]["opponents"]:
+            if opp == "heuristic" and not self.has_heuristic:
+                continue
+            policy = RandomPolicy(seed) if opp == "random" else HeuristicPolicy(seed)
+            # round up so every seat (hence every role) gets the same number of games
+            n = -(-games // self.num_players) * self.num_players
+            res = evaluate_vs(self.game, self.cfg["game"], learner, policy, n, seed, self.cfg["max_decisions"])
+            result[opp] = res["kinds"]
+        return result
+
+    def periodic_eval(self) -> None:
+        t0 = time.monotonic()
+        t = int(self.model.num_timesteps)
+        vs = self.evaluate(self.cfg["eval"]["games"], seed=10_000_000 + t)
+        self.history.append({"timesteps": t, "vs": vs})
+        for opp, kinds in vs.items():
+            for kind, v in kinds.items():
+                self.model.logger.record(f"eval/{kind}/vs_{opp}", v["rate"])
+        self.save_policy(os.path.join(self.out, "latest.pt"), "latest")
+        with open(os.path.join(self.out, "history.json"), "w") as f:
+            json.dump(self.history, f, indent=1)
+        self.save_state()
+        self.eval_seconds += time.monotonic() - t0
+        if not self.quiet:
+            msg = "; ".join(f"{k} vs {o} {v['rate']:.0%}" for o, ks in vs.items() for k, v in ks.items())
+            self.bar.write(f"[{t} steps] {msg}")
+
+
+def _callback(trainer: Trainer):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class SelfPlayCallback(BaseCallback):
+        """Progress, per-role training win rates, snapshots and periodic evaluation."""
+
+        def _on_training_start(self) -> None:
+            self._t0 = time.monotonic()
+
+        def _on_step(self) -> bool:
+            tr = trainer
+            tr.bar.update(self.training_env.num_envs)
+            for done, info in zip(self.locals["dones"], self.locals["infos"]):
+                if done and "outcome" in info:
+                    r = info["outcome"]
+                    tr.episode_stats[info["kind"]].append(1.0 if r > 0 else (0.5 if r == 0 else 0.0))
+            t = self.num_timesteps
+            if t >= tr.next_snapshot:
+                tr.next_snapshot += tr.cfg["league"]["snapshot_every"]
+                tr.snapshot()
+            if t >= tr.next_eval:
+                tr.next_eval += tr.cfg["eval"]["every"]
+                tr.train_seconds += time.monotonic() - self._t0
+                tr.periodic_eval()
+                self._t0 = time.monotonic()
+            return True
+
+        def _on_rollout_end(self) -> None:
+            for kind, wins in trainer.episode_stats.items():
+                if wins:
+                    self.logger.record(f"selfplay/{kind}/win_rate", float(np.mean(wins[-200:])))
+                    del wins[:-200]
+            self.logger.record("selfplay/snapshots", len(trainer.snapshots))
+
+        def _on_training_end(self) -> None:
+            trainer.train_seconds += time.monotonic() - self._t0
+
+    return SelfPlayCallback()
+
+
+def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool = False, game: Any = None) -> dict:
+    """Run (or resume) a training run; returns the final results dict."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from torch import nn
+
+    from experiments.evaluate import pct, plot_learning_curve
+    from spyenvs.core.progress import progress_bar
+    from spyenvs.core.stats import wilson_interval  # noqa: F401  (intervals come from evaluate_vs)
+
+    out = out or os.path.join("runs", cfg["env_id"])
+    os.makedirs(out, exist_ok=True)
+    tr = Trainer(cfg, out, game=game, quiet=quiet)
+    if resume and os.path.isfile(os.path.join(out, "state.pt")):
+        import torch
+
+        saved = json.loads(torch.load(os.path.join(out, "state.pt"), map_location="cpu", weights_only=True)["meta"])
+        tr.snapshots = [p for p in saved["snapshots"] if os.path.isfile(p)]
+    fns = [functools.partial(_make_env, tr.game, cfg["game"], tr.pool(), cfg["learner_kinds"], cfg["max_decisions"],
+                             cfg["seed"] * 1000 + i) for i in range(int(cfg["n_envs"]))]
+    if cfg["vec_env"] == "subproc" and len(fns) > 1:
+        venv = SubprocVecEnv(fns)
+    elif cfg["vec_env"] in ("subproc", "dummy"):
+        venv = DummyVecEnv(fns)
+    else:
+        raise ValueError(f"vec_env must be subproc or dummy, got {cfg['vec_env']!r}")
+    act = {"tanh": nn.Tanh, "relu": nn.ReLU}[cfg["net"]["activation"]]
+    hidden = list(cfg["net"]["hidden"])
+    tr.model = MaskablePPO("MlpPolicy", venv, seed=cfg["seed"], device=cfg["device"], verbose=0,
+                           tensorboard_log=os.path.join(out, "tb"),
+                           policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": act},
+                           **cfg["ppo"])
+    if resume:
+        tr.load_state()
+    total = int(cfg["total_timesteps"])
+    remaining = max(0, total - int(tr.model.num_timesteps))
+    with progress_bar(total, f"train {tr.env_id}", enabled=not quiet) as bar:
+        tr.bar = bar
+        bar.update(int(tr.model.num_timesteps))
+        if remaining:
+            tr.model.learn(remaining, callback=_callback(tr), reset_num_timesteps=not resume,
+                           tb_log_name="selfplay")
+    venv.close()
+    if not tr.history or tr.history[-1]["timesteps"] != int(tr.model.num_timesteps):
+        tr.bar = bar
+        tr.periodic_eval()
+    # final evaluation
+    t0 = time.monotonic()
+    final = tr.evaluate(cfg["eval"]["final_games"], seed=999_000_000)
+    final_seconds = time.monotonic() - t0
+    tr.save_policy(os.path.join(out, "final.pt"), f"{tr.env_id}_final")
+    steps = int(tr.model.num_timesteps)
+    results = {"env_id": tr.env_id, "config": tr._probe().config, "num_players": tr.num_players,
+               "timesteps": steps, "train_seconds": round(tr.train_seconds, 1),
+               "eval_seconds": round(tr.eval_seconds + final_seconds, 1),
+               "steps_per_second": round(steps / tr.train_seconds, 1) if tr.train_seconds > 0 else None,
+               "vs": final, "checkpoint": os.path.join(out, "final.pt")}
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    with open(os.path.join(out, "history.json"), "w") as f:
+        json.dump(tr.history, f, indent=1)
+    plot_learning_curve(tr.history, os.path.join(out, "learning_curve.png"), f"{tr.env_id} self-play")
+    lines = [f"{tr.env_id}: {steps} steps in {tr.train_seconds:.0f}s of training "
+             f"({results['steps_per_second']} steps/s); final evaluation ({cfg['eval']['final_games']} games per opponent)",
+             "| role | vs random [95% CI] | vs heuristic [95% CI] |", "|---|---|---|"]
+    for kind in tr.kinds:
+        cells = []
+        for opp in ("random", "heuristic"):
+            v = final.get(opp, {}).get(kind)
+            cells.append(pct(v["rate"], v["low"], v["high"]) + f" (n={v['games']})" if v else "n/a")
+        lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
+    text = "\n".join(lines)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(text + "\n")
+    print(text)
+    return results
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command-line arguments (shared with ``spyenvs train``)."""
+    from spyenvs.cli import _add_train_arguments
+
+    _add_train_arguments(parser)
+
+
+def default_config_path(env_id: str) -> str | None:
+    name = env_id.rsplit("_v", 1)[0]
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "configs", f"{name}.yaml")
+    for p in (os.path.join("configs", f"{name}.yaml"), here):
+        if os.path.isfile(p):
+            return p
+    return None
+
+
+def run(args) -> int:
+    from spyenvs.cli import _parse_config
+
+    overrides = _parse_config(args.opt)
+    if args.timesteps is not None:
+        overrides["total_timesteps"] = args.timesteps
+    path = args.config or default_config_path(args.env_id)
+    cfg = load_config(path, args.env_id, overrides)
+    train(cfg, args.out, resume=args.resume, quiet=args.quiet)
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="spyenvs train", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
