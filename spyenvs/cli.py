@@ -69,7 +69,12 @@ def cmd_replay(args) -> int:
 
         if args.view is not None and args.view != "omniscient" and args.view not in _record_roles(rec):
             raise SystemExit(f"--view must be omniscient or one of {', '.join(_record_roles(rec))}, got {args.view!r}")
-        path = write_html_replay(rec, args.html, images=args.images, initial_view=args.view)
+        from .core.progress import progress_bar
+
+        steps = len(rec["actions"]) + 1
+        with progress_bar(steps, "rendering steps", enabled=steps > 100 and sys.stderr.isatty()) as bar:
+            path = write_html_replay(rec, args.html, images=args.images, initial_view=args.view,
+                                     progress=lambda step, n: bar.update())
         print(f"wrote {path} ({path.stat().st_size // 1024} KiB); open it in a browser")
         return 0
     tl = ReplayTimeline(rec)

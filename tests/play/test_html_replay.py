@@ -6,6 +6,7 @@ import base64
 import json
 import re
 
+import numpy as np
 import pytest
 
 from spyenvs.cli import main
@@ -83,3 +84,12 @@ def test_cli_writes_the_page(toy_env_id, tmp_path, capsys):
     assert page_data(out.read_text())["initial_view"] == 2
     with pytest.raises(SystemExit, match="--view must be"):
         main(["replay", str(tmp_path / "r.json"), "--html", str(out), "--view", "nobody"])
+
+
+def test_readme_pictures_are_written_from_render_rgb(toy_env_id, tmp_path):
+    from spyenvs.pictures import game_picture, write_pictures
+
+    rgb = game_picture(toy_env_id, seed=1, view="player_1")
+    assert rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.dtype == np.uint8
+    (path,) = write_pictures(tmp_path, [toy_env_id], seed=1)
+    assert path.name == f"{toy_env_id}.png" and path.read_bytes()[:4] == b"\x89PNG"
