@@ -1,0 +1,92 @@
+"""Policy checkpoints: round trips, agreement with the trained SB3 network, and clear
+errors for foreign or corrupt files (which must never execute code)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+
+import numpy as np
+import pytest
+
+from agents.checkpoint import CheckpointError, load_policy, save_policy
+from agents.torch_policy import TorchPolicy
+from tests.core.toy_game import HighCard
+
+
+def _meta(obs_dim=12, n_actions=2, kinds=("player",)):
+    return {"env_id": HighCard.env_id, "config": {}, "roles": ["player_0", "player_1", "player_2"],
+            "role_kinds": list(kinds), "obs_dim": obs_dim, "num_actions": n_actions, "activation": "tanh"}
+
+
+def _weights(rng, sizes=(12, 16, 2)):
+    return [(rng.normal(size=(o, i)).astype(np.float32), rng.normal(size=o).astype(np.float32))
+            for i, o in zip(sizes, sizes[1:])]
+
+
+@pytest.mark.parametrize("suffix", [".npz", ".pt"])
+def test_round_trip_keeps_weights_and_metadata(tmp_path, suffix):
+    if suffix == ".pt":
+        pytest.importorskip("torch")
+    w = _weights(np.random.default_rng(0))
+    path = tmp_path / f"p{suffix}"
+    save_policy(path, w, _meta())
+    w2, meta = load_policy(path)
+    assert meta["env_id"] == HighCard.env_id and meta["layers"] == 2
+    for (a, b), (c, d) in zip(w, w2):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, d)
+    pol = TorchPolicy.load(path).bind(HighCard(num_players=3), 1)
+    obs = np.random.default_rng(1).random(12).astype(np.float32)
+    expected = np.tanh(obs @ w[0][0].T + w[0][1]) @ w[1][0].T + w[1][1]
+    assert pol.act(obs, np.array([1, 1], np.int8)) == int(np.argmax(expected))
+    assert pol.act(obs, np.array([0, 1], np.int8)) == 1
+
+
+def test_foreign_and_corrupt_files_give_clear_errors(tmp_path):
+    torch = pytest.importorskip("torch")
+    missing = tmp_path / "nope.pt"
+    with pytest.raises(CheckpointError, match="no such checkpoint"):
+        load_policy(missing)
+    garbage = tmp_path / "garbage.pt"
+    garbage.write_bytes(os.urandom(300))
+    with pytest.raises(CheckpointError, match="cannot read"):
+        load_policy(garbage)
+    foreign = tmp_path / "foreign.pt"
+    torch.save({"weight": torch.zeros(3)}, foreign)
+    with pytest.raises(CheckpointError, match="no metadata"):
+        load_policy(foreign)
+    good = tmp_path / "good.pt"
+    save_policy(good, _weights(np.random.default_rng(0)), _meta())
+    truncated = tmp_path / "truncated.pt"
+    truncated.write_bytes(good.read_bytes()[:200])
+    with pytest.raises(CheckpointError):
+        load_policy(truncated)
+    npz = tmp_path / "other.npz"
+    np.savez(npz, x=np.zeros(2))
+    with pytest.raises(CheckpointError, match="no metadata"):
+        load_policy(npz)
+
+
+class _Boom:
+    def __reduce__(self):
+        return (os.system, ("touch " + os.environ.get("SPYENVS_BOOM", "/tmp/spyenvs_boom"),))
+
+
+def test_a_pickle_with_code_is_refused_not_executed(tmp_path, monkeypatch):
+    torch = pytest.importorskip("torch")
+    flag = tmp_path / "boom"
+    monkeypatch.setenv("SPYENVS_BOOM", str(flag))
+    path = tmp_path / "evil.pt"
+    torch.save({"__meta__": "{}", "x": _Boom()}, path, pickle_protocol=pickle.DEFAULT_PROTOCOL)
+    with pytest.raises(CheckpointError, match="cannot read"):
+        load_policy(path)
+    assert not flag.exists()
+
+
+def test_checkpoint_for_another_game_or_config_is_refused(tmp_path):
+    path = tmp_path / "p.npz"
+    save_policy(path, _weights(np.random.default_rng(0)), _meta())
+    pol = TorchPolicy.load(path)
+    with pytest.raises(CheckpointError, match="expects obs"):
+        pol.bind(HighCard(num_players=2), 0)  # 2 players: a smaller observation

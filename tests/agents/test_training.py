@@ -1,0 +1,82 @@
+"""End-to-end smoke test of self-play training (a few hundred steps on the toy game):
+outputs, weights-only checkpoints that match the trained network, resume, and the
+learning curve; plus the training config loader."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.core.toy_game import HighCard
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("matplotlib")
+
+from agents.torch_policy import TorchPolicy  # noqa: E402
+from experiments.train_selfplay import load_config, train  # noqa: E402
+
+SMALL = {"total_timesteps": 512, "n_envs": 2, "vec_env": "dummy", "ppo.n_steps": 128, "ppo.batch_size": 64,
+         "ppo.n_epochs": 2, "league.snapshot_every": 256, "eval.every": 256, "eval.games": 12,
+         "eval.final_games": 30, "game.num_players": 3}
+
+
+def test_train_writes_checkpoints_results_and_resumes(tmp_path, capsys):
+    cfg = load_config(None, HighCard.env_id, SMALL)
+    res = train(cfg, str(tmp_path), quiet=True, game=HighCard)
+    assert res["timesteps"] >= 512 and res["steps_per_second"] > 0
+    v = res["vs"]["random"]["player"]
+    assert v["games"] == 30 and v["low"] <= v["rate"] <= v["high"]
+    assert "heuristic" in res["vs"]  # the toy heuristic is registered in conftest
+    out = capsys.readouterr().out
+    assert "vs random" in out and "%" in out
+    for name in ("final.pt", "latest.pt", "state.pt", "results.json", "results.md", "history.json",
+                 "learning_curve.png"):
+        assert (tmp_path / name).is_file(), name
+    assert len(list((tmp_path / "snapshots").glob("*.pt"))) >= 2
+    assert list((tmp_path / "tb").rglob("events.out.tfevents*"))
+    policy = TorchPolicy.load(tmp_path / "final.pt").bind(HighCard(num_players=3), 2)
+    game = HighCard(num_players=3)
+    game.reset(0)
+    assert policy.act(game.observe(0), game.legal_mask()) in (0, 1)
+
+    cfg2 = load_config(None, HighCard.env_id, dict(SMALL, total_timesteps=1024))
+    res2 = train(cfg2, str(tmp_path), resume=True, quiet=True, game=HighCard)
+    assert res2["timesteps"] >= 1024
+    hist = json.loads((tmp_path / "history.json").read_text())
+    assert [h["timesteps"] for h in hist] == sorted(h["timesteps"] for h in hist) and len(hist) >= 3
+
+
+def test_exported_policy_matches_the_sb3_network(tmp_path):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from experiments.train_selfplay import actor_weights
+    from spyenvs.wrappers import SelfPlayEnv
+    from agents import RandomPolicy
+
+    env = SelfPlayEnv(HighCard, {"num_players": 3}, opponents=[RandomPolicy(0)], seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, device="cpu", seed=0,
+                        policy_kwargs={"net_arch": {"pi": [16, 8], "vf": [16]}})
+    meta = {"env_id": HighCard.env_id, "config": {}, "roles": list(env.game.roles), "role_kinds": ["player"],
+            "obs_dim": 12, "num_actions": 2, "activation": "tanh"}
+    pol = TorchPolicy(actor_weights(model.policy), dict(meta, layers=3))
+    obs = np.random.default_rng(0).random((5, 12)).astype(np.float32)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(torch.as_tensor(obs))
+        ref = dist.distribution.logits.numpy()
+    ours = pol.net.logits(obs)
+    np.testing.assert_allclose(ours - ours.max(1, keepdims=True), ref - ref.max(1, keepdims=True), atol=1e-5)
+
+
+def test_config_loader_rejects_unknown_options(tmp_path):
+    with pytest.raises(ValueError, match="unknown training option"):
+        load_config(None, "x_v0", {"ppo.nonsense": 1})
+    p = tmp_path / "c.yaml"
+    p.write_text("env_id: unrest_v0\nppo:\n  n_steps: 64\n")
+    cfg = load_config(str(p))
+    assert cfg["env_id"] == "unrest_v0" and cfg["ppo"]["n_steps"] == 64 and cfg["ppo"]["n_epochs"] == 4
+    with pytest.raises(ValueError, match="not the_agents_v0"):
+        load_config(str(p), "the_agents_v0")
