@@ -54,3 +54,19 @@ def test_window_shows_pictures_with_a_display(monkeypatch):
         assert show_human(game, None, viewer) is viewer
     finally:
         viewer.close()
+
+
+def test_play_with_a_window_shows_the_humans_view(toy_env_id, monkeypatch, tmp_path):
+    pytest.importorskip("pygame")
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    shown = []
+    monkeypatch.setattr(Viewer, "_show_window", lambda self, rgb: shown.append(rgb))
+    from spyenvs.play import play_game
+
+    res = play_game(toy_env_id, {"num_players": 2}, seat=1, seed=4, save=False,
+                    input_fn=lambda p: "stay", out=io.StringIO(), window=True)
+    game = HighCard(num_players=2)
+    game.reset(4)
+    game.step(res.record["actions"][0])
+    assert res.finished and len(shown) == 1
+    assert np.array_equal(shown[0], game.render_rgb(1))
