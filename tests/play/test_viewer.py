@@ -70,3 +70,20 @@ def test_play_with_a_window_shows_the_humans_view(toy_env_id, monkeypatch, tmp_p
     game.step(res.record["actions"][0])
     assert res.finished and len(shown) == 1
     assert np.array_equal(shown[0], game.render_rgb(1))
+
+
+def test_aec_human_mode_uses_the_viewer(monkeypatch, capsys):
+    import inspect
+
+    from spyenvs.core.aec import SpyAECEnv
+
+    if "show_human" not in inspect.getsource(SpyAECEnv):
+        pytest.skip("SpyAECEnv.render does not use spyenvs.viewer.show_human yet")
+    for var in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    env = SpyAECEnv(HighCard(num_players=2), render_mode="human", render_view="player_0")
+    env.reset(seed=2)
+    env.step(0)
+    assert env.game.render_text(0) in capsys.readouterr().out
+    env.close()
