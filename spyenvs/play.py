@@ -180,10 +180,12 @@ def play_game(
     input_fn: Callable[[str], str] | None = None,
     out: TextIO | None = None,
     window: bool = False,
+    auto_forced: bool = True,
 ) -> PlayResult:
     """Play one game: the human at ``seat``, ``opponents`` at the other seats (one
     spec for all, or one per other seat in seat order). Returns the record and where
-    it was saved. Input comes from ``input_fn`` (scripted in tests)."""
+    it was saved. Input comes from ``input_fn`` (scripted in tests). With
+    ``auto_forced`` a decision with a single legal move is made without asking."""
     out = out or sys.stdout
     input_fn = input_fn or input
 
@@ -228,6 +230,12 @@ def play_game(
                 say("  " + line)
                 continue
             legal = game.legal_actions()
+            if len(legal) == 1 and auto_forced:
+                line = f"{role} (you): {game.action_label(legal[0])} (the only legal move)"
+                game.step(legal[0])
+                log.append(line)
+                say("  " + line)
+                continue
             labels = [game.action_label(a) for a in legal]
             say("")
             say(f"==== your view ({role}), decision #{len(game.actions) + 1} ====")

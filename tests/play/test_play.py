@@ -170,3 +170,13 @@ def test_cli_play_unknown_env_and_bad_opponent_count(toy_env_id, tmp_path, capsy
     assert main(["play", toy_env_id, "--players", "3", "--vs", "random", "--vs", "random",
                  "--vs", "random", "--no-record"]) == 2
     assert "one per other seat" in capsys.readouterr().err
+
+
+def test_a_forced_move_is_played_without_asking(toy_env_id, tmp_path, monkeypatch):
+    from tests.core.toy_game import HighCard
+
+    monkeypatch.setattr(HighCard, "legal_mask", lambda self: np.array([0, 1], np.int8))
+    res, text = run(toy_env_id, [], tmp_path, seat=0)
+    assert res.finished and "player_0 (you): swap (the only legal move)" in text
+    res, text = run(toy_env_id, ["2", "1"], tmp_path, seat=0, auto_forced=False)
+    assert res.finished and "---- player_0: stay_or_swap ----" in text
