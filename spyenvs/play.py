@@ -3,7 +3,7 @@
 The human sees only their own role's view: ``render_text(seat)`` before each of
 their decisions, other roles' moves as ``action_label_for(action, seat)`` (which hides
 what that role may not see), and the legal moves with their labels. Input is a
-move's number, its label (or a unique start of it), or ``#ID`` for a raw action id;
+move's number, its label (or a unique start or part of it), or ``#ID`` for a raw action id;
 anything else re-prompts. ``quit``, Ctrl-C and end of input stop the game cleanly.
 The game, finished or not, is saved as a record that ``spyenvs replay`` reads.
 
@@ -34,8 +34,8 @@ SHOW_WORDS = ("s", "show", "state")
 LOG_WORDS = ("log", "moves")
 
 HELP_TEXT = """\
-Type the number of a move, its label (or the unique start of a label), or #ID for
-the raw action id. Other commands: s/show = your view again, log = all moves so far
+Type the number of a move, its label (or a unique start or part of a label), or
+#ID for the raw action id. Other commands: s/show = your view again, log = all moves so far
 (as you saw them), ?/help = this text, q/quit (or Ctrl-C, Ctrl-D) = stop and save."""
 
 
@@ -132,6 +132,8 @@ def parse_choice(text: str, legal: list[int], labels: list[str]) -> tuple[int | 
     if len(exact) == 1:
         return exact[0], ""
     matches = exact or [a for a, lab in zip(legal, labels) if lab.lower().startswith(low)]
+    if not matches:  # e.g. "K12" for "move to K12"
+        matches = [a for a, lab in zip(legal, labels) if low in lab.lower()]
     if len(matches) == 1:
         return matches[0], ""
     if matches:

@@ -99,6 +99,7 @@ def test_parse_choice_by_number_label_prefix_and_id():
     assert parse_choice("PASS", legal, labels) == (9, "")
     assert parse_choice("pa", legal, labels) == (9, "")
     assert parse_choice("#3", legal, labels) == (3, "")
+    assert parse_choice("spy 2", legal, labels) == (8, "")  # a unique part of a label
     a, why = parse_choice("play", legal, labels)
     assert a is None and "several moves" in why
     a, why = parse_choice("#x", legal, labels)
