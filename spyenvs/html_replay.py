@@ -109,9 +109,10 @@ main{display:flex;gap:16px;padding:12px 16px;align-items:flex-start}
 #log-pane h2,#state h2{font-size:14px;margin:4px 0 6px}
 #last-move{font-weight:600;margin:4px 0}
 #status{color:#555;margin:4px 0 8px}
-#state-img{max-width:100%;image-rendering:pixelated;border:1px solid #bbb;background:#fff;display:block;margin-bottom:8px}
+#panes{display:flex;gap:12px;flex-wrap:wrap;align-items:flex-start}
+#state-img{max-width:100%;image-rendering:pixelated;border:1px solid #bbb;background:#fff;display:block}
 #state-img[hidden]{display:none}
-#state-text{background:#fff;border:1px solid #ccc;padding:8px;overflow:auto;font-size:12px;line-height:1.3;white-space:pre}
+#state-text{flex:1;min-width:300px;margin:0;background:#fff;border:1px solid #ccc;padding:8px;overflow:auto;font-size:12px;line-height:1.3;white-space:pre}
 #move-log{margin:0;padding:0 4px 0 36px;font-size:12px;font-family:ui-monospace,monospace}
 #move-log li{cursor:pointer;padding:1px 2px}
 #move-log li:hover{background:#eef}
@@ -202,8 +203,8 @@ def render_html(data: dict[str, Any], initial_view: str | None = None) -> str:
 <main>
 <section id="state"><h2>state — view: <span id="view-name"></span></h2>
 <div id="last-move"></div><div id="status"></div>
-<img id="state-img" alt="board picture at this step" hidden>
-<pre id="state-text"></pre></section>
+<div id="panes"><img id="state-img" alt="board picture at this step" hidden>
+<pre id="state-text"></pre></div></section>
 <section id="log-pane"><h2>&nbsp;moves</h2><ol id="move-log"></ol></section>
 </main>
 <script type="application/json" id="replay-data">{_script_json(data)}</script>
