@@ -1,0 +1,172 @@
+"""Text (ansi) and picture renderings of the board from one viewer's knowledge
+(``viewer=None`` is omniscient): the agent appears only in her own or an
+omniscient view; hunters see the belief set instead."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spyenvs.core.textimage import GLYPH_H, GLYPH_W, draw_text
+
+from . import board as B
+from .belief import SEEN
+from .data import AGENT_NAMES, CARD_NAMES, DECISIONS, HUNTER_NAMES
+
+
+def _knows_agent(game, viewer, a):
+    if viewer is None:
+        return True
+    kind = game._viewer_kind(viewer)
+    return (kind == "agent" and a == 0) or (kind == "second" and a == 1)
+
+
+def _belief(game, viewer, a):
+    bel = game.bel[a]
+    if bel is None or game.round == 0:
+        return 0
+    keys = None
+    if a == 0 and game._h_traitor >= 0 and not game.exposed and viewer is not None and viewer > 0:
+        me = viewer - 1
+        keys = (me,) if me == game._h_traitor else tuple(j for j in bel.hyps if j != me)
+    return bel.union(keys)
+
+
+def _objective_cells(game, viewer):
+    show = viewer is None or not game.big or game._viewer_kind(viewer) == "agent"
+    return {game._h_obj[s]: s for s in range(4) if show or s in game.completed}
+
+
+def render_text(game, viewer=None):
+    objs = _objective_cells(game, viewer)
+    agents = {}
+    for a, ag in enumerate(game.ag):
+        if ag.in_play and game.round > 0 and _knows_agent(game, viewer, a):
+            agents[ag.pos] = "A" if a == 0 else "a"
+    bel = _belief(game, viewer, 0) if viewer is not None and not _knows_agent(game, viewer, 0) else 0
+    hunters = {}
+    for s in range(game.nh):
+        if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
+            hunters[game.hpos[s]] = str(s)
+    lines = ["    " + B.COLS]
+    for r in range(B.H):
+        row = []
+        for c in range(B.W):
+            i = r * B.W + c
+            if i in agents:
+                ch = agents[i]
+            elif i in hunters:
+                ch = hunters[i]
+            elif i == game.vpos:
+                ch = "V"
+            elif i in objs:
+                ch = "*" if objs[i] in game.completed else "O"
+            elif (game.smoke_bits >> i) & 1 and (B.OPEN >> i) & 1:
+                ch = "~"
+            elif (bel >> i) & 1:
+                ch = "?"
+            elif any(game.pa[a].sight_cell == i for a in range(2)):
+                ch = "L"
+            elif (B.STRUCT >> i) & 1:
+                ch = "#"
+            elif i in game.escapes:
+                ch = "E"
+            elif (B.ROAD >> i) & 1:
+                ch = "="
+            else:
+                ch = "."
+            row.append(ch)
+        lines.append(f"{r + 1:3d} " + "".join(row))
+    lines.append(f"round {game.round}  decision {DECISIONS[game.dec]} by {game.roles[game.actor]}"
+                 + (f"  winner: {game.winner}" if game.winner else ""))
+    hs = []
+    for s in range(game.nh):
+        name = HUNTER_NAMES[game.hchar[s]] if game.hchar[s] >= 0 else "?"
+        st = "out" if not game.hin[s] else ("in vehicle" if game.riding[s] else B.name(game.hpos[s]) if game.hpos[s] >= 0 else "-")
+        flags = ("S" if game.stunned[s] else "") + ("B" if game.blind[s] else "") + ("R" if game.revoked[s] else "")
+        hs.append(f"hunter_{s} {name} {st} {flags}".rstrip())
+    lines.append("; ".join(hs) + f"; vehicle {B.name(game.vpos)} used {game.vused}/10")
+    lines.append(f"objectives completed: {len(game.completed)}")
+    for a, ag in enumerate(game.ag):
+        pa = game.pa[a]
+        who = "agent" if a == 0 else "second agent"
+        known = AGENT_NAMES[pa.char_known] if pa.char_known >= 0 else "unknown"
+        line = f"{who}: character {known}, damage {pa.damage}"
+        if _knows_agent(game, viewer, a) and ag.char >= 0:
+            hand = ", ".join(f"{CARD_NAMES[t]}({ch})" for t, ch in ag.hand)
+            line += f" | true: {AGENT_NAMES[ag.char]} on {B.name(ag.pos)} HP {ag.hp}/{ag.maxhp} cards: {hand}"
+        lines.append(line)
+    if viewer is None or (viewer == 0):
+        if game._h_traitor >= 0:
+            lines.append(f"traitor: hunter_{game._h_traitor}" + (" (exposed)" if game.exposed else ""))
+    lines += game.events[-4:]
+    return "\n".join(lines)
+
+
+CELL = 18
+COLORS = {
+    "floor": (236, 232, 220), "struct": (96, 100, 108), "road": (196, 196, 188), "line": (250, 250, 250),
+    "objective": (60, 110, 220), "done": (200, 40, 40), "escape": (40, 170, 80), "vehicle": (240, 170, 30),
+    "hunter": (150, 30, 30), "agent": (20, 120, 200), "second": (120, 60, 200), "belief": (255, 236, 120),
+    "smoke": (170, 170, 170), "last": (230, 110, 200), "grid": (214, 210, 198),
+}
+
+
+def render_rgb(game, viewer=None):
+    top = 16
+    left = 24
+    h = top + B.H * CELL + 6 * GLYPH_H + 8
+    w = left + B.W * CELL + 4
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = (250, 248, 240)
+    for c in range(B.W):
+        draw_text(img, left + c * CELL + 5, 2, B.COLS[c], (60, 60, 60))
+    objs = _objective_cells(game, viewer)
+    bel = _belief(game, viewer, 0) if viewer is not None and not _knows_agent(game, viewer, 0) else 0
+    for i in range(B.N):
+        r, c = divmod(i, B.W)
+        y, x = top + r * CELL, left + c * CELL
+        if c == 0:
+            draw_text(img, 2, y + 3, f"{r + 1:2d}", (60, 60, 60))
+        if i in objs:
+            col = COLORS["done"] if objs[i] in game.completed else COLORS["objective"]
+        elif (B.STRUCT >> i) & 1:
+            col = COLORS["struct"]
+        elif (B.ROAD >> i) & 1:
+            col = COLORS["road"]
+        else:
+            col = COLORS["floor"]
+        if (bel >> i) & 1:
+            col = COLORS["belief"]
+        if (game.smoke_bits >> i) & 1 and (B.OPEN >> i) & 1:
+            col = COLORS["smoke"]
+        img[y:y + CELL - 1, x:x + CELL - 1] = col
+        img[y + CELL - 1, x:x + CELL] = COLORS["grid"]
+        img[y:y + CELL, x + CELL - 1] = COLORS["grid"]
+        if i in game.escapes:
+            img[y + 2:y + CELL - 3, x + 2:x + CELL - 3] = COLORS["escape"]
+            draw_text(img, x + 5, y + 2, "E", (255, 255, 255))
+        if i in objs:
+            draw_text(img, x + 5, y + 2, str(objs[i] + 1), (255, 255, 255))
+
+    def token(i, color, label, inset=3):
+        r, c = divmod(i, B.W)
+        y, x = top + r * CELL, left + c * CELL
+        img[y + inset:y + CELL - 1 - inset, x + inset:x + CELL - 1 - inset] = color
+        draw_text(img, x + 5, y + 2, label, (255, 255, 255))
+
+    for a in range(2):
+        pa = game.pa[a]
+        if pa.sight_cell >= 0:
+            token(pa.sight_cell, COLORS["last"], "S" if pa.sight_kind == SEEN else "L", 4)
+    token(game.vpos, COLORS["vehicle"], "V", 1)
+    for s in range(game.nh):
+        if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
+            token(game.hpos[s], COLORS["hunter"], HUNTER_NAMES[game.hchar[s]][0] if game.hchar[s] >= 0 else str(s))
+    for a, ag in enumerate(game.ag):
+        if ag.in_play and game.round > 0 and _knows_agent(game, viewer, a):
+            token(ag.pos, COLORS["agent"] if a == 0 else COLORS["second"], "A" if a == 0 else "a", 2)
+    y = top + B.H * CELL + 4
+    for line in render_text(game, viewer).splitlines()[B.H + 1:B.H + 7]:
+        draw_text(img, 4, y, line[: (w - 8) // GLYPH_W], (30, 30, 30))
+        y += GLYPH_H
+    return img
