@@ -14,7 +14,7 @@ from spyenvs.registry import ENV_IDS
 from spyenvs.replay import ReplayTimeline
 
 #: decisions of each record the HTML test renders (pictures for every view and step)
-HTML_STEPS = 25
+HTML_STEPS = 10
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
