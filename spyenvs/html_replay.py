@@ -34,7 +34,7 @@ def game_draws_pictures(game: Game) -> bool:
 def build_replay_data(rec: dict[str, Any], images: str = "auto",
                       progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """The JSON the page shows: per view and step an index into shared tables of
-    texts and pictures, the move log labels per view, and a public status line."""
+    texts and pictures, the move log labels per view, and a status line per view."""
     if images not in IMAGE_MODES:
         raise ValueError(f"images={images!r} not supported; allowed: {', '.join(IMAGE_MODES)}")
     tl = ReplayTimeline(rec)
@@ -81,7 +81,7 @@ def build_replay_data(rec: dict[str, Any], images: str = "auto",
         "views": view_names,
         "steps": n,
         "outcome": list(last.outcome()) if last.is_over else None,
-        "status": [tl.status_line(s) for s in range(n + 1)],
+        "status": [[tl.status_line(s, v) for s in range(n + 1)] for v in view_ids],
         "texts": texts,
         "text_idx": text_idx,
         "images": pictures,
@@ -142,7 +142,7 @@ function show() {
   $('state-text').textContent = D.texts[D.text_idx[view][step]];
   const im = D.img_idx[view][step], img = $('state-img');
   if (im >= 0) { img.src = 'data:image/png;base64,' + D.images[im]; img.hidden = false; } else { img.hidden = true; }
-  $('status').textContent = D.status[step];
+  $('status').textContent = D.status[view][step];
   $('last-move').textContent = step > 0 ? ('#' + step + ' ' + label(step - 1)) : '(start of the game)';
   $('view-name').textContent = D.views[view];
   Array.from(log.children).forEach((li, i) => {

@@ -20,6 +20,18 @@ from .core.records import validate_record
 REPLAY_HELP = "Enter/n = next, b = back, NUMBER = go to that step, 0 = start, e = end, q = quit"
 
 
+def status_text(game: Game, view: int | None) -> str:
+    """Who decides next, or the outcome. The pending decision's name is shown only
+    to the omniscient view and to the deciding role: in some games it depends on
+    hidden state (which card a role holds decides what it is asked next)."""
+    if game.is_over:
+        return "game over: " + ", ".join(f"{r}={o:+g}" for r, o in zip(game.roles, game.outcome()))
+    p = game.current_player
+    if view is None or view == p:
+        return f"to move: {game.roles[p]} ({game.decision_name()})"
+    return f"to move: {game.roles[p]}"
+
+
 class ReplayTimeline:
     """Every state of a recorded game, with each move's actor and labels."""
 
@@ -68,18 +80,15 @@ class ReplayTimeline:
     def state_text(self, step: int, view: int | None) -> str:
         return self.states[step].render_text(view)
 
-    def status_line(self, step: int) -> str:
-        g = self.states[step]
-        if g.is_over:
-            return "game over: " + ", ".join(f"{r}={o:+g}" for r, o in zip(self.roles, g.outcome()))
-        return f"to move: {self.roles[g.current_player]} ({g.decision_name()})"
+    def status_line(self, step: int, view: int | None = None) -> str:
+        return status_text(self.states[step], view)
 
     def frame(self, step: int, view: int | None) -> str:
         """What the terminal shows at ``step``: the move that led here, the state, who is next."""
         head = f"---- step {step}/{len(self)}"
         if step > 0:
             head += f" — {self.move_line(step - 1, view)}"
-        return "\n".join((head, self.state_text(step, view), self.status_line(step)))
+        return "\n".join((head, self.state_text(step, view), self.status_line(step, view)))
 
 
 def print_replay(tl: ReplayTimeline, view: int | None, every_step: bool, out: TextIO) -> None:

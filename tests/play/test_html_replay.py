@@ -28,7 +28,10 @@ def test_page_holds_every_step_in_every_view(toy_env_id, tmp_path):
     data = page_data(page)
     tl = ReplayTimeline(rec)
     assert data["views"] == ["omniscient", "player_0", "player_1", "player_2"]
-    assert data["steps"] == 3 and len(data["status"]) == 4
+    assert data["steps"] == 3 and [len(row) for row in data["status"]] == [4] * 4
+    assert data["status"][0][1] == "to move: player_1 (stay_or_swap)"  # omniscient
+    assert data["status"][2][1] == "to move: player_1 (stay_or_swap)"  # player_1 itself
+    assert data["status"][3][1] == "to move: player_1"  # player_2 does not see the decision
     for k, v in enumerate([None, 0, 1, 2]):
         for s in range(4):
             assert data["texts"][data["text_idx"][k][s]] == tl.states[s].render_text(v)

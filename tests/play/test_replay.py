@@ -22,6 +22,8 @@ def test_timeline_holds_every_state_and_labels_moves_per_view(toy_env_id):
     assert [tl.move_label(i, 1) for i in range(3)] == ["(stay_or_swap)", "swap", "(stay_or_swap)"]
     assert tl.states[-1].is_over and "game over" in tl.status_line(3)
     assert tl.status_line(0) == "to move: player_0 (stay_or_swap)"
+    assert tl.status_line(0, 0) == "to move: player_0 (stay_or_swap)"
+    assert tl.status_line(0, 1) == "to move: player_0"
     assert tl.view_index("omniscient") is None and tl.view_index("player_2") == 2
     with pytest.raises(ValueError, match="allowed: omniscient"):
         tl.view_index("nobody")

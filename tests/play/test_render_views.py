@@ -1,0 +1,88 @@
+"""The renderers of every registered env on many random states: pictures are
+(H, W, 3) uint8, and a role's text and picture show nothing hidden from it (they do
+not change when ``resample_hidden`` re-deals what that role cannot see). The play
+CLI and the replays show exactly these views, so they are a leak surface too."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spyenvs.html_replay import game_draws_pictures
+from spyenvs.registry import ENV_IDS, make_game
+from spyenvs.replay import status_text
+
+SEEDS = 6
+STATES_PER_GAME = 5
+
+
+def random_states(env_id, seed):
+    """A few states spread over one random game (the start, the end and between)."""
+    game = make_game(env_id)
+    game.reset(seed)
+    rng = np.random.default_rng(seed)
+    length_guess = 0
+    probe = game.clone()
+    while not probe.is_over:
+        legal = np.flatnonzero(probe.legal_mask())
+        probe.step(int(legal[rng.integers(legal.size)]))
+        length_guess += 1
+    marks = {int(length_guess * k / (STATES_PER_GAME - 1)) for k in range(STATES_PER_GAME)}
+    rng = np.random.default_rng(seed)
+    for n in range(length_guess + 1):
+        if n in marks:
+            yield game
+        if game.is_over:
+            break
+        legal = np.flatnonzero(game.legal_mask())
+        game.step(int(legal[rng.integers(legal.size)]))
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_views_show_nothing_hidden(env_id):
+    pictures = game_draws_pictures(make_game(env_id))
+    for seed in range(SEEDS):
+        for state in random_states(env_id, seed):
+            assert isinstance(state.render_text(None), str)
+            for p in range(state.num_players):
+                text = state.render_text(p)
+                other = state.resample_hidden(p, np.random.default_rng(seed + 100 * p))
+                assert status_text(other, p) == status_text(state, p)
+                assert other.render_text(p) == text, (
+                    f"{env_id} seed {seed} step {len(state.actions)}: render_text({state.roles[p]}) "
+                    "changes when hidden state is re-dealt"
+                )
+                if pictures:
+                    rgb = state.render_rgb(p)
+                    assert rgb.dtype == np.uint8 and rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.size
+                    assert np.array_equal(other.render_rgb(p), rgb), (
+                        f"{env_id} seed {seed} step {len(state.actions)}: render_rgb({state.roles[p]}) "
+                        "changes when hidden state is re-dealt"
+                    )
+            if pictures:
+                rgb = state.render_rgb(None)
+                assert rgb.dtype == np.uint8 and rgb.ndim == 3 and rgb.shape[2] == 3
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_move_labels_for_a_view_show_nothing_hidden(env_id):
+    """How a role sees another role's pending move (``action_label_for``, used by
+    play and replays) depends only on the move and what the role knows: it is the
+    same in a re-deal of what the role cannot see."""
+    for seed in range(SEEDS):
+        for state in random_states(env_id, seed):
+            if state.is_over:
+                continue
+            actor = state.current_player
+            for p in range(state.num_players):
+                if p == actor:
+                    continue
+                other = state.resample_hidden(p, np.random.default_rng(seed + 7 * p))
+                both = set(state.legal_actions()) & set(other.legal_actions())
+                for a in sorted(both):
+                    mine, theirs = state.action_label_for(a, p), other.action_label_for(a, p)
+                    assert isinstance(mine, str) and mine
+                    assert mine == theirs, (
+                        f"{env_id} seed {seed} step {len(state.actions)}: {state.roles[p]} sees "
+                        f"{state.roles[actor]}'s action {a} as {mine!r} or {theirs!r} depending on hidden state"
+                    )
