@@ -271,7 +271,7 @@ def play_game(
             say("  " + line)
         finished = True
     except (KeyboardInterrupt, EOFError):
-        say("\nstopped; the game so far is saved")
+        say("\nstopped" + ("; the game so far is saved" if save else ""))
     finally:
         if viewer is not None:
             viewer.close()
