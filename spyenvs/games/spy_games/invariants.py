@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import data as D
+from .observe import _compute_segment
 from .data import KIND_COPIES, KIND_SCOUT, NUM_KINDS, S_OVER
 
 
@@ -32,6 +35,7 @@ def check(g) -> None:
         counts[k] += g.disc_up[k]
     for p in range(n):
         assert sum(h.hands[p]) == g.hsize[p] >= 0, "hand size out of sync"
+        assert list(h.hf[p]) == h.hands[p], "hand mirror out of sync"
         assert min(h.hands[p]) >= 0
         for k in range(NUM_KINDS):
             counts[k] += h.hands[p][k]
@@ -80,7 +84,13 @@ def check(g) -> None:
                 have[h.add[x]] += 1
         for v in range(n):
             if v != p:
-                assert all(a <= b for a, b in zip(h.pins[v][p], have)), "pins do not fit the hand"
+                assert all(0 < c <= have[k] for k, c in h.pins[v][p].items()), "pins do not fit the hand"
+    # the incrementally kept public segment equals a fresh computation
+    r0 = 0
+    fresh = _compute_segment(g)
+    kept = np.frombuffer(g.pub, np.float32)
+    bad = np.flatnonzero(fresh[r0:] != kept[r0:])
+    assert bad.size == 0, f"stale public observation entries at segment offsets {(bad + r0).tolist()[:8]}"
     # 8. control
     if g.stage != S_OVER:
         assert g.legal_mask().any(), "empty mask"

@@ -16,6 +16,7 @@ from spyenvs.core import Layout
 from . import data as D
 
 NK = D.NUM_KINDS
+PEN = D.PENALTY
 P4 = D.MAX_PLAYERS
 
 
@@ -28,12 +29,12 @@ def build_layout(game):
     add("decider", P4, doc="seat offset of the player to decide")
     add("active", P4, doc="seat offset of the turn's active player P")
     add("first_player", P4, doc="seat offset of the first player")
-    add("slots_left", P4, 0, 1, doc="phase-2 action slots left per player / 5")
     add("negotiation", 1, doc="1 = structured negotiation")
     add("deck_size", 1, doc="deck size / 72")
     add("discard_up", NK, 0, 2, doc="face-up discard counts per kind")
     add("discard_down", 1, doc="face-down (recalled) discard count / 72")
     add("kompromat_supply", 1, doc="kompromat cards in supply / 2")
+    add("slots_left", P4, 0, 1, doc="phase-2 action slots left per player / 5")
     add("alloc_chosen", P4, doc="player has chosen the allocation")
     add("zones", (P4, 3), doc="cases per zone / 10")
     add("initial", (P4, 3), doc="initial cases per zone / 10 (zero until revealed)")
@@ -89,202 +90,262 @@ def build_layout(game):
     add("upkeep_chooser", P4, doc="fewest-tokens player choosing the first player")
     if game.config["pins_block"]:
         add("pins", (P4 - 1, NK), 0, 2, doc="card kinds the viewer knows to be in each other hand (§9.5)")
+    assert L.blocks["vp"].start + P4 - L.blocks["alloc_chosen"].start == 68, "player blocks must be contiguous"
     return L, L.slices()
 
 
-def encode(g, v: int) -> np.ndarray:
-    s = g._slices
+class _Starts:
+    """Block start offsets as attributes (faster than dict lookups per step)."""
+
+    def __init__(self, layout):
+        for name, b in layout.blocks.items():
+            setattr(self, name, b.start)
+        self.size = layout.size
+        self.has_pins = "pins" in layout.blocks
+        last = layout.blocks["agent_known_scout"]
+        self.seg_end = last.start + last.size
+        seg0 = self.seg_start = layout.blocks["negotiation"].start
+        for attr, name in (("r_neg", "negotiation"), ("r_deck", "deck_size"), ("r_disc", "discard_up"),
+                           ("r_down", "discard_down"), ("r_ksup", "kompromat_supply"), ("r_slots", "slots_left"),
+                           ("r_alloc", "alloc_chosen"), ("r_zones", "zones"), ("r_init", "initial"),
+                           ("r_pen", "penalty"), ("r_base", "base"), ("r_rem", "removed"), ("r_hand", "hand_size"),
+                           ("r_komp", "kompromat"), ("r_imm", "immune"), ("r_vp", "vp"),
+                           ("r_aplay", "agent_in_play"), ("r_aowner", "agent_zone_owner"), ("r_azone", "agent_zone"),
+                           ("r_acases", "agent_cases"), ("r_astr", "agent_strengthened"),
+                           ("r_aks", "agent_known_scout")):
+            setattr(self, attr, layout.blocks[name].start - seg0)
+
+
+#: blocks of the cached public segment and which of their axes are player axes
+SEGMENT = (
+    ("negotiation", ()), ("deck_size", ()), ("discard_up", ()), ("discard_down", ()), ("kompromat_supply", ()),
+    ("slots_left", (0,)), ("alloc_chosen", (0,)), ("zones", (0,)), ("initial", (0,)), ("penalty", (0,)),
+    ("base", (0, 1)), ("removed", (0,)), ("hand_size", (0,)), ("kompromat", (0,)), ("immune", (0,)),
+    ("vp", (0,)), ("agent_in_play", (0,)), ("agent_zone_owner", (0, 2)), ("agent_zone", (0,)),
+    ("agent_cases", (0,)), ("agent_strengthened", (0,)), ("agent_known_scout", (0,)),
+)
+_PERMS: dict = {}
+
+
+def _perm(g, v: int) -> np.ndarray:
+    """Index array turning the absolute (seat-0) public segment into viewer v's egocentric one;
+    positions of unseated offsets read the trailing zero."""
+    key = (g.n, v)
+    perm = _PERMS.get(key)
+    if perm is not None:
+        return perm
     n = g.n
-    h = g.h
+    lay = g.layout.blocks
+    seg0 = lay[SEGMENT[0][0]].start
+    size = g._starts.seg_end - seg0
+    out = np.empty(size, np.intp)
+    for name, axes in SEGMENT:
+        b = lay[name]
+        for flat in range(b.size):
+            ix = list(np.unravel_index(flat, b.shape))
+            src = list(ix)
+            zero = False
+            for ax in axes:
+                if ix[ax] >= n:
+                    zero = True
+                src[ax] = (ix[ax] + v) % n if ix[ax] < n else 0
+            pos = b.start - seg0 + flat
+            out[pos] = size if zero else b.start - seg0 + int(np.ravel_multi_index(src, b.shape))
+    _PERMS[key] = out
+    return out
+
+
+def _compute_segment(g) -> np.ndarray:
+    """The public segment recomputed from scratch in absolute seat order (reference for
+    the incrementally maintained ``g.pub``; check_invariants compares the two)."""
+    S = g._starts
+    n = g.n
+    v = 0
+    order = list(range(n))
+    seg0 = S.seg_start
+    obs = np.zeros(S.seg_end - seg0 + 1, np.float32)
     idx: list[int] = []
-    val: list[float] = []
     I = idx.append
-    V = val.append
-
-    def one(name, i):
-        I(s[name].start + i)
-        V(1.0)
-
-    def put(pos, x):
-        if x:
-            I(pos)
-            V(x)
-
-    def off(q):
-        return (q - v) % n
-
-    st = g.stage
-    over = st == D.S_OVER
-    one("round", g.round)
-    ph = g.phase
-    if ph < 5:
-        one("phase", ph)
-    if not over:
-        one("stage", st)
-        one("decider", off(g.decider))
-        one("active", off(g.active))
-    one("first_player", off(g.first))
-    b = s["slots_left"].start
-    for q in range(n):
-        put(b + off(q), g.slots_left(q) / 5.0)
     if g.structured:
-        one("negotiation", 0)
-    put(s["deck_size"].start, len(h.deck) / 72.0)
-    b = s["discard_up"].start
-    for k, c in enumerate(g.disc_up):
-        if c:
-            I(b + k)
-            V(float(c))
-    put(s["discard_down"].start, len(h.disc_down) / 72.0)
-    put(s["kompromat_supply"].start, g.komp_supply / 2.0)
+        I(S.r_neg)
+    obs[S.r_deck] = len(g.h.deck) / 72.0
+    obs[S.r_disc:S.r_disc + NK] = g.disc_up
+    obs[S.r_down] = len(g.h.disc_down) / 72.0
+    obs[S.r_ksup] = g.komp_supply / 2.0
+    if g.phase == 2:
+        obs[S.r_slots:S.r_slots + n] = [g.slots_left(q) / 5.0 for q in order]
 
-    bz, bi, bp, bb, br, bh, bk, bim, bv, ba = (
-        s[x].start for x in ("zones", "initial", "penalty", "base", "removed", "hand_size", "kompromat", "immune",
-                             "vp", "alloc_chosen"))
-    bip, bzo, bzn, bca, bst, bks = (
-        s[x].start for x in ("agent_in_play", "agent_zone_owner", "agent_zone", "agent_cases",
-                             "agent_strengthened", "agent_known_scout"))
-    for q in range(n):
-        i = off(q)
-        if g.alloc_chosen[q]:
-            I(ba + i)
-            V(1.0)
-        z = g.zone[q]
-        for k in range(3):
-            put(bz + 3 * i + k, z[k] / 10.0)
-            if g.alloc_done:
-                put(bi + 3 * i + k, g.init[q][k] / 10.0)
-        put(bp + i, g.penalty(q) / 48.0)
+    # per-player public blocks are contiguous: alloc_chosen .. vp (68 floats)
+    pad = [0.0] * (P4 - n)
+    chosen = [1.0 if g.alloc_chosen[q] else 0.0 for q in order] + pad
+    zones = [z / 10.0 for q in order for z in g.zone[q]] + [0.0] * (3 * (P4 - n))
+    pens = []
+    if g.alloc_done:
+        init = [z / 10.0 for q in order for z in g.init[q]] + [0.0] * (3 * (P4 - n))
+        for q in order:
+            iq, zq = g.init[q], g.zone[q]
+            pens.append(PEN[iq[0]][zq[0]] + PEN[iq[1]][zq[1]] + PEN[iq[2]][zq[2]])
+    else:
+        init = [0.0] * 12
+        pens = [0] * n
+    base = []
+    vps = []
+    for i, q in enumerate(order):
         bq = g.base[q]
-        for c in range(n):
-            put(bb + 4 * i + off(c), bq[c] / 24.0)
-        put(br + i, g.removed[q] / 24.0)
-        put(bh + i, g.hsize[q] / 72.0)
-        if g.komp[q]:
-            I(bk + i)
-            V(1.0)
-        if g.immune[q]:
-            I(bim + i)
-            V(1.0)
-        put(bv + i, g.vp(q) / 100.0)
+        row = [bq[c] / 24.0 for c in order] + pad
+        base.extend(row)
+        tot = sum(bq)
+        vps.append((sum(g.zone[q]) + 3 * tot - 2 * bq[q] - pens[i]) / 100.0)
+    base.extend([0.0] * (4 * (P4 - n)))
+    block = (chosen + zones + init + [x / 48.0 for x in pens] + pad + base
+             + [g.removed[q] / 24.0 for q in order] + pad
+             + [g.hsize[q] / 72.0 for q in order] + pad
+             + [1.0 if g.komp[q] else 0.0 for q in order] + pad
+             + [1.0 if g.immune[q] else 0.0 for q in order] + pad
+             + vps + pad)
+    obs[S.alloc_chosen - seg0:S.alloc_chosen - seg0 + 68] = block
+
+    bip, bzo, bzn, bca, bst, bks = (x - seg0 for x in (S.agent_in_play, S.agent_zone_owner, S.agent_zone,
+                                                               S.agent_cases, S.agent_strengthened,
+                                                               S.agent_known_scout))
+    for i, q in enumerate(order):
         locs = g.spy_loc[q]
-        for j in range(D.AGENTS):
+        for j in range(5):
             loc = locs[j]
             if loc >= 0:
                 aj = 5 * i + j
                 I(bip + aj)
-                V(1.0)
-                I(bzo + 4 * aj + off(loc // 3))
-                V(1.0)
+                I(bzo + 4 * aj + (loc // 3 - v) % n)
                 I(bzn + 3 * aj + loc % 3)
-                V(1.0)
-                put(bca + aj, g.spy_c[q][j] / 4.0)
+                obs[bca + aj] = g.spy_c[q][j] / 4.0
                 if g.spy_str[q][j]:
                     I(bst + aj)
-                    V(1.0)
                 if g.spy_ks[q][j]:
                     I(bks + aj)
-                    V(1.0)
-    b = s["own_plans"].start
+    obs[idx] = 1.0
+    return obs
+
+
+_ROWS: dict[tuple, np.ndarray] = {}
+
+
+def _row(values: list) -> np.ndarray:
+    """float32 array of a short int list, memoised (hands and discards repeat a lot)."""
+    key = tuple(values)
+    arr = _ROWS.get(key)
+    if arr is None:
+        if len(_ROWS) > 50_000:
+            _ROWS.clear()
+        arr = _ROWS[key] = np.array(key, np.float32)
+    return arr
+
+
+def encode(g, v: int) -> np.ndarray:
+    S = g._starts
+    n = g.n
+    h = g.h
+    obs = np.zeros(S.size, np.float32)
+    idx: list[int] = []
+    I = idx.append
+    st = g.stage
+    over = st == D.S_OVER
+    I(S.round + g.round)
+    if g.phase < 5:
+        I(S.phase + g.phase)
+    if not over:
+        I(S.stage + st)
+        I(S.decider + (g.decider - v) % n)
+        I(S.active + (g.active - v) % n)
+    I(S.first_player + (g.first - v) % n)
+    obs[S.seg_start:S.seg_end] = np.frombuffer(g.pub, np.float32)[S.perms[v]]
     for j, kind in enumerate(h.plans[v]):
         if kind >= 0:
-            I(b + NK * j + kind)
-            V(1.0)
-    b = s["own_hand"].start
-    for k, c in enumerate(h.hands[v]):
-        if c:
-            I(b + k)
-            V(float(c))
+            I(S.own_plans + NK * j + kind)
+    obs[S.own_hand:S.own_hand + NK] = np.frombuffer(h.hf[v], np.float32)
     if h.alloc[v] >= 0:
-        one("own_alloc", h.alloc[v])
+        I(S.own_alloc + h.alloc[v])
     if g.decl:
-        one("decl_type", g.decl - 1)
-        one("decl_target", off(g.decl_target))
-        one("decl_zone", g.decl_k)
+        I(S.decl_type + g.decl - 1)
+        I(S.decl_target + (g.decl_target - v) % n)
+        I(S.decl_zone + g.decl_k)
         if g.decl_j >= 0:
-            one("decl_agent", g.decl_j)
+            I(S.decl_agent + g.decl_j)
         if g.decl_owner >= 0:
-            one("decl_spy_owner", off(g.decl_owner))
+            I(S.decl_spy_owner + (g.decl_owner - v) % n)
         if g.offer is not None:
             kind, a, src = g.offer
-            one("buyout_offer", kind - 1)
-            one("buyout_offer", 3 + a - 1)
+            b = S.buyout_offer
+            I(b + kind - 1)
+            I(b + 3 + a - 1)
             if src >= 0:
-                one("buyout_offer", 6 + src)
+                I(b + 6 + src)
     if g.cf_on:
-        one("conf_on", 0)
-        one("conf_kind", 0 if g.cf_kind == D.D_MISSION else 1)
-        one("conf_I", off(g.cf_I))
-        one("conf_D", off(g.cf_D))
+        I(S.conf_on)
+        I(S.conf_kind + (0 if g.cf_kind == D.D_MISSION else 1))
+        I(S.conf_I + (g.cf_I - v) % n)
+        I(S.conf_D + (g.cf_D - v) % n)
         if g.cf_ref >= 0:
-            one("conf_referee", off(g.cf_ref))
-        one("conf_fixer", g.cf_fix)
-        one("conf_zone_suit", g.cf_k)
+            I(S.conf_referee + (g.cf_ref - v) % n)
+        I(S.conf_fixer + g.cf_fix)
+        I(S.conf_zone_suit + g.cf_k)
         for c in g.cf_cands:
-            one("conf_candidates", c)
+            I(S.conf_candidates + c)
         if g.cf_trump2 >= 0:
-            one("conf_trump2", g.cf_trump2)
-        b = s["conf_face_up"].start
+            I(S.conf_trump2 + g.cf_trump2)
         for x in range(2):
             kind = g.cf_up[x]
-            I(b + (NK + 1) * x + (kind if kind >= 0 else NK))
-            V(1.0)
+            I(S.conf_face_up + (NK + 1) * x + (kind if kind >= 0 else NK))
             if g.cf_added[x]:
-                one("conf_added", x)
+                I(S.conf_added + x)
             if g.cf_addrev[x] >= 0:
-                one("conf_added_kinds", NK * x + g.cf_addrev[x])
+                I(S.conf_added_kinds + NK * x + g.cf_addrev[x])
             if g.cf_kplay[x]:
-                one("conf_kompromat_played", x)
+                I(S.conf_kompromat_played + x)
             off_x = g.cf_offer[x]
             if off_x is not None:
                 cand, a, src = off_x
-                bo = s["conf_offers"].start + 12 * x
-                for pos in (cand, 2 + a - 1, 5 + src):
-                    I(bo + pos)
-                    V(1.0)
+                bo = S.conf_offers + 12 * x
+                I(bo + cand)
+                I(bo + 2 + a - 1)
+                I(bo + 5 + src)
         if g.cf_revealed:
-            one("conf_revealed", 0)
-            b = s["conf_totals"].start
-            put(b, g.cf_total[0] / 10.0)
-            put(b + 1, g.cf_total[1] / 10.0)
-            b = s["conf_a1"].start
-            put(b, g.cf_a1[0] / 3.0)
-            put(b + 1, g.cf_a1[1] / 3.0)
+            I(S.conf_revealed)
+            obs[S.conf_totals] = g.cf_total[0] / 10.0
+            obs[S.conf_totals + 1] = g.cf_total[1] / 10.0
+            obs[S.conf_a1] = g.cf_a1[0] / 3.0
+            obs[S.conf_a1 + 1] = g.cf_a1[1] / 3.0
         else:
             for x, w in enumerate((g.cf_I, g.cf_D)):
                 if w == v and h.add[x] >= 0:
-                    one("my_added_card", h.add[x])
+                    I(S.my_added_card + h.add[x])
         if g.cf_pledge >= 0:
-            one("conf_pledge", g.cf_pledge)
+            I(S.conf_pledge + g.cf_pledge)
     if g.res_on:
-        one("res_on", 0)
-        one("res_kind", 0 if g.res_kind == D.D_MISSION else 1)
-        one("res_plan", g.res_plan)
-        one("res_level", min(max(g.res_level, 0), D.MAX_LEVEL))
-        b = s["res_spy"].start
-        for pos in (off(g.res_A), 4 + off(g.res_B), 8 + g.res_k, 11 + g.res_j):
-            I(b + pos)
-            V(1.0)
-        put(s["res_picks_left"].start, g.res_left / 4.0)
+        I(S.res_on)
+        I(S.res_kind + (0 if g.res_kind == D.D_MISSION else 1))
+        I(S.res_plan + g.res_plan)
+        I(S.res_level + min(max(g.res_level, 0), D.MAX_LEVEL))
+        b = S.res_spy
+        I(b + (g.res_A - v) % n)
+        I(b + 4 + (g.res_B - v) % n)
+        I(b + 8 + g.res_k)
+        I(b + 11 + g.res_j)
+        obs[S.res_picks_left] = g.res_left / 4.0
     if g.phase == 3:
-        put(s["str_used"].start, g.s_used / 4.0)
+        obs[S.str_used] = g.s_used / 4.0
         if g.s_j >= 0:
-            one("str_pending", g.s_j)
+            I(S.str_pending + g.s_j)
             if g.s_block:
-                one("str_pending", D.AGENTS)
+                I(S.str_pending + D.AGENTS)
     if g.upkeep_F >= 0 and not over:
-        one("upkeep_chooser", off(g.upkeep_F))
-    if "pins" in s:
-        b = s["pins"].start
+        I(S.upkeep_chooser + (g.upkeep_F - v) % n)
+    if S.has_pins:
         pv = h.pins[v]
-        for q in range(n):
-            if q != v:
-                row = pv[q]
-                bq = b + NK * (off(q) - 1)
-                for k in range(NK):
-                    if row[k]:
-                        I(bq + k)
-                        V(float(row[k]))
-    obs = np.zeros(g.layout.size, np.float32)
-    obs[idx] = val
+        for i in range(1, n):
+            row = pv[(v + i) % n]
+            if row:
+                b = S.pins + NK * (i - 1)
+                for k, c in row.items():
+                    obs[b + k] = c
+    obs[np.fromiter(idx, np.intp, len(idx))] = 1.0
     return obs

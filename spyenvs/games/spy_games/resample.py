@@ -6,6 +6,8 @@ unrevealed allocations, keeping the viewer's pins and the known-Scout constraint
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from . import data as D
@@ -51,10 +53,9 @@ def resample(g, v: int, rng: np.random.Generator):
                 add_x = x
                 size += 1
         pinned = []
-        for k, c in enumerate(h.pins[v][p]):
-            if c:
-                pinned.extend([k] * c)
-                pool[k] -= c
+        for k, c in h.pins[v][p].items():
+            pinned.extend([k] * c)
+            pool[k] -= c
         groups[p] = (size, add_x, pinned)
     # known-Scout spies get Scouts; other hidden plans come from the common pool
     plan_slots = []
@@ -86,6 +87,7 @@ def resample(g, v: int, rng: np.random.Generator):
         for k in group:
             hand[k] += 1
         h.hands[p] = hand
+        h.hf[p] = array("f", hand)
     for p, j in plan_slots:
         h.plans[p][j] = cards[pos]
         pos += 1
@@ -107,12 +109,12 @@ def resample(g, v: int, rng: np.random.Generator):
             if p == v or p == w:
                 continue
             row = h.pins[w][p]
-            if any(row):
+            if row:
                 have = list(h.hands[p])
                 for x in range(2):
                     if parts[x] == p and h.add[x] >= 0:
                         have[h.add[x]] += 1
-                h.pins[w][p] = [min(a, b) for a, b in zip(row, have)]
+                h.pins[w][p] = {k: min(c, have[k]) for k, c in row.items() if have[k]}
     new.rng = np.random.default_rng(rng.integers(2**63))
     new._mask = None
     return new

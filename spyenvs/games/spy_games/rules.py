@@ -10,11 +10,14 @@ unrevealed allocations and each player's private pins) lives in ``self.h``
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from spyenvs.core import Game, Param
 
 from . import data as D
+from .observe import _perm, _Starts, build_layout, encode
 from .data import (
     A_A1, A_ACCEPT, A_ALLOC, A_DEMAND, A_DRAW_EMPTY, A_EXPOSE, A_FIRST, A_FIXER, A_INFIL, A_KOMP, A_MISSION,
     A_NO_CARD, A_OFFER_NONE, A_PASS, A_PAY_FROM, A_PICK_AGENT, A_PICK_CARD, A_PURGE, A_RAID, A_RECALL,
@@ -33,23 +36,26 @@ class Hidden:
 
     def __init__(self, n: int):
         self.hands = [[0] * NUM_KINDS for _ in range(n)]
+        # float32 mirror of each hand for the encoder (kept in step by _hand_add)
+        self.hf = [array("f", bytes(4 * NUM_KINDS)) for _ in range(n)]
         self.deck: list[int] = []  # top = end
         self.disc_down: list[int] = []  # recalled plans, face down [C25]
         self.plans = [[-1] * D.AGENTS for _ in range(n)]
         self.add = [-1, -1]  # face-down additions of I and D until the reveal
         self.alloc = [-1] * n  # chosen but unrevealed permutations
-        # pins[v][p][kind]: copies of kind v knows to be in p's hand (§9.5)
-        self.pins = [[[0] * NUM_KINDS for _ in range(n)] for _ in range(n)]
+        # pins[v][p] = {kind: copies} that v knows to be in p's hand (§9.5)
+        self.pins = [[{} for _ in range(n)] for _ in range(n)]
 
     def clone(self) -> "Hidden":
         new = object.__new__(Hidden)
         new.hands = [h[:] for h in self.hands]
+        new.hf = [a[:] for a in self.hf]
         new.deck = self.deck[:]
         new.disc_down = self.disc_down[:]
         new.plans = [p[:] for p in self.plans]
         new.add = self.add[:]
         new.alloc = self.alloc[:]
-        new.pins = [[row[:] for row in pv] for pv in self.pins]
+        new.pins = [[d.copy() if d else {} for d in pv] for pv in self.pins]
         return new
 
 
@@ -86,14 +92,14 @@ class SpyGames(Game):
 
     # ------------------------------------------------------------------ set-up
     def _setup(self):
-        from .observe import build_layout
-
         n = self.n = self.config["num_players"]
         self.roles = tuple(f"player_{i}" for i in range(n))
         self.num_actions = NUM_ACTIONS
         self.structured = self.config["negotiation"] == "structured"
         self.auto_forced = self.config["auto_forced"]
         self.layout, self._slices = build_layout(self)
+        self._starts = _Starts(self.layout)
+        self._starts.perms = [_perm(self, v) for v in range(n)]
         self._mask = None
 
     def _new_game(self):
@@ -170,12 +176,19 @@ class SpyGames(Game):
         self.upkeep_F = -1
         self.vp_final = None
         self._mask = None
+        # public per-player / per-agent blocks in absolute seat order, kept up to date by
+        # _wp/_ws at every mutation (observe.py gathers them egocentrically)
+        self.pub = array("f", bytes(4 * (self._starts.seg_end - self._starts.seg_start + 1)))
+        self.pub[self._starts.r_neg] = 1.0 if self.structured else 0.0
+        self.pub[self._starts.r_ksup] = self.komp_supply / 2.0
+        self._w_deck()
         if self.config["allocation"] == "fixed":
             for p in range(n):
                 self.init[p] = list(D.ALLOCS[D.FIXED_ALLOC])
                 self.zone[p] = list(D.ALLOCS[D.FIXED_ALLOC])
                 self.alloc_chosen[p] = True
             self.alloc_done = True
+            self._wp_all()
             self._deal_and_start()
         self._settle()
 
@@ -207,9 +220,10 @@ class SpyGames(Game):
         while self.stage != S_OVER:
             legal = self._legal_list()
             if not (self.auto_forced and len(legal) == 1):
-                m = np.zeros(NUM_ACTIONS, np.int8)
-                m[legal] = 1
-                self._mask = m
+                buf = bytearray(NUM_ACTIONS)
+                for a in legal:
+                    buf[a] = 1
+                self._mask = np.frombuffer(buf, np.int8)
                 return
             self._do(legal[0])
         self._mask = np.zeros(NUM_ACTIONS, np.int8)
@@ -220,19 +234,106 @@ class SpyGames(Game):
             m[self._legal_list()] = 1
         return m
 
+    # ------------------------------------------------- public segment writes
+    def _wp(self, p: int) -> None:
+        """Rewrite player p's entries of the public segment."""
+        pub, R = self.pub, self._starts
+        z = self.zone[p]
+        pub[R.r_alloc + p] = 1.0 if self.alloc_chosen[p] else 0.0
+        b = R.r_zones + 3 * p
+        pub[b] = z[0] / 10.0
+        pub[b + 1] = z[1] / 10.0
+        pub[b + 2] = z[2] / 10.0
+        pen = 0
+        if self.alloc_done:
+            i0 = self.init[p]
+            b = R.r_init + 3 * p
+            pub[b] = i0[0] / 10.0
+            pub[b + 1] = i0[1] / 10.0
+            pub[b + 2] = i0[2] / 10.0
+            PEN = D.PENALTY
+            pen = PEN[i0[0]][z[0]] + PEN[i0[1]][z[1]] + PEN[i0[2]][z[2]]
+        pub[R.r_pen + p] = pen / 48.0
+        bq = self.base[p]
+        b = R.r_base + 4 * p
+        for c in range(self.n):
+            pub[b + c] = bq[c] / 24.0
+        pub[R.r_rem + p] = self.removed[p] / 24.0
+        pub[R.r_hand + p] = self.hsize[p] / 72.0
+        pub[R.r_komp + p] = 1.0 if self.komp[p] else 0.0
+        pub[R.r_imm + p] = 1.0 if self.immune[p] else 0.0
+        pub[R.r_vp + p] = (z[0] + z[1] + z[2] + 3 * sum(bq) - 2 * bq[p] - pen) / 100.0
+
+    def _wh(self, p: int) -> None:
+        """Rewrite only player p's hand size entry."""
+        self.pub[self._starts.r_hand + p] = self.hsize[p] / 72.0
+
+    def _wp_all(self) -> None:
+        for p in range(self.n):
+            self._wp(p)
+
+    def _w_deck(self) -> None:
+        """Rewrite deck size and face-down discard count."""
+        self.pub[self._starts.r_deck] = len(self.h.deck) / 72.0
+        self.pub[self._starts.r_down] = len(self.h.disc_down) / 72.0
+
+    def _w_disc(self, kind: int) -> None:
+        self.pub[self._starts.r_disc + kind] = float(self.disc_up[kind])
+
+    def _w_slots(self) -> None:
+        pub, R = self.pub, self._starts
+        for p in range(self.n):
+            pub[R.r_slots + p] = self.slots_left(p) / 5.0
+
+    def _w_flags(self) -> None:
+        """Rewrite kompromat supply and the kompromat and immunity entries of every player."""
+        pub, R = self.pub, self._starts
+        pub[R.r_ksup] = self.komp_supply / 2.0
+        for p in range(self.n):
+            pub[R.r_komp + p] = 1.0 if self.komp[p] else 0.0
+            pub[R.r_imm + p] = 1.0 if self.immune[p] else 0.0
+
+    def _ws(self, p: int, j: int) -> None:
+        """Rewrite the public entries of agent pair j of player p."""
+        pub, R = self.pub, self._starts
+        aj = 5 * p + j
+        loc = self.spy_loc[p][j]
+        bo = R.r_aowner + 4 * aj
+        bz = R.r_azone + 3 * aj
+        pub[bo] = pub[bo + 1] = pub[bo + 2] = pub[bo + 3] = 0.0
+        pub[bz] = pub[bz + 1] = pub[bz + 2] = 0.0
+        if loc >= 0:
+            pub[R.r_aplay + aj] = 1.0
+            pub[bo + loc // 3] = 1.0
+            pub[bz + loc % 3] = 1.0
+        else:
+            pub[R.r_aplay + aj] = 0.0
+        pub[R.r_acases + aj] = self.spy_c[p][j] / 4.0
+        pub[R.r_astr + aj] = 1.0 if self.spy_str[p][j] else 0.0
+        pub[R.r_aks + aj] = 1.0 if self.spy_ks[p][j] else 0.0
+
     # ----------------------------------------------------------------- helpers
+    def _hand_add(self, p: int, kind: int, d: int) -> None:
+        """Change p's count of a kind by d, keeping hand size and mirrors in step."""
+        h = self.h
+        c = h.hands[p][kind] + d
+        h.hands[p][kind] = c
+        h.hf[p][kind] = c
+        self.hsize[p] += d
+        self.pub[self._starts.r_hand + p] = self.hsize[p] / 72.0
+
     def _draw(self, p: int, n: int) -> int:
         """Draw up to n cards into p's hand, reshuffling the discard when needed."""
         h = self.h
         got = 0
-        hand = h.hands[p]
         for _ in range(n):
             if not h.deck:
                 if not self._reshuffle():
                     break
-            hand[h.deck.pop()] += 1
+            self._hand_add(p, h.deck.pop(), 1)
             got += 1
-        self.hsize[p] += got
+        if got:
+            self._w_deck()
         return got
 
     def _draw_one(self) -> int:
@@ -240,7 +341,9 @@ class SpyGames(Game):
         h = self.h
         if not h.deck and not self._reshuffle():
             return -1
-        return h.deck.pop()
+        kind = h.deck.pop()
+        self._w_deck()
+        return kind
 
     def _reshuffle(self) -> bool:
         h = self.h
@@ -255,6 +358,9 @@ class SpyGames(Game):
         self.rng.shuffle(pile)
         h.deck = pile
         h.disc_down = []
+        for k in range(NUM_KINDS):
+            self._w_disc(k)
+        self._w_deck()
         return True
 
     def _deck_or_discard(self) -> bool:
@@ -267,8 +373,7 @@ class SpyGames(Game):
         for k in range(NUM_KINDS):
             c = hand[k]
             if r < c:
-                hand[k] -= 1
-                self.hsize[p] -= 1
+                self._hand_add(p, k, -1)
                 return k
             r -= c
         raise AssertionError("hand size out of sync")
@@ -276,15 +381,20 @@ class SpyGames(Game):
     def _pins_seen(self, p: int, kind: int):
         """Everyone saw p give up a card of this kind."""
         for pv in self.h.pins:
-            if pv[p][kind]:
-                pv[p][kind] -= 1
+            d = pv[p]
+            c = d.get(kind)
+            if c:
+                if c == 1:
+                    del d[kind]
+                else:
+                    d[kind] = c - 1
 
     def _pins_unseen(self, p: int, except_=()):
         """p lost a card the others (but those in except_) did not see."""
         pins = self.h.pins
         for v in range(self.n):
-            if v != p and v not in except_ and any(pins[v][p]):
-                pins[v][p] = [0] * NUM_KINDS
+            if v != p and v not in except_ and pins[v][p]:
+                pins[v][p] = {}
 
     def _card_transfer(self, src: int, dst: int, n: int):
         """n random cards of src's hand to dst's hand; only the two learn which."""
@@ -294,17 +404,23 @@ class SpyGames(Game):
             if not self.hsize[src]:
                 break
             k = self._random_card(src)
-            self.h.hands[dst][k] += 1
-            self.hsize[dst] += 1
-            pins[src][dst][k] += 1
-            if pins[dst][src][k]:
-                pins[dst][src][k] -= 1
+            self._hand_add(dst, k, 1)
+            d = pins[src][dst]
+            d[k] = d.get(k, 0) + 1
+            d = pins[dst][src]
+            c = d.get(k)
+            if c:
+                if c == 1:
+                    del d[k]
+                else:
+                    d[k] = c - 1
             moved = True
         if moved:
             self._pins_unseen(src, (dst,))
 
     def _discard_revealed(self, p: int, kind: int):
         self.disc_up[kind] += 1
+        self._w_disc(kind)
         self._pins_seen(p, kind)
 
     def source_amount(self, p: int, s: int) -> int:
@@ -326,6 +442,8 @@ class SpyGames(Game):
             self.base[recv][c] += a
         else:
             self._card_transfer(payer, recv, a)
+        self._wp(payer)
+        self._wp(recv)
 
     def _remove_spy(self, p: int, j: int):
         self.spy_loc[p][j] = -1
@@ -333,12 +451,15 @@ class SpyGames(Game):
         self.h.plans[p][j] = -1
         self.spy_str[p][j] = False
         self.spy_ks[p][j] = False
+        self._ws(p, j)
 
     def _recall(self, p: int, j: int):
         """Free recall [S, C24]: cases home, plan discarded face down [C25]."""
         self.base[p][p] += self.spy_c[p][j]
         self.h.disc_down.append(self.h.plans[p][j])
+        self._w_deck()
         self._remove_spy(p, j)
+        self._wp(p)
 
     def _owners_in(self, loc: int, agent: int, start: int, exclude: int) -> list[int]:
         """Owners (seat order from start) with agent number `agent` at loc, except one."""
@@ -403,7 +524,9 @@ class SpyGames(Game):
 
     def _start_turn(self):
         self.active = (self.first + self.t) % self.n
+        self._w_slots()
         self.immune = [False] * self.n
+        self._w_flags()
         self._clear_decl()
         self.stage = S_MAIN
         self.decider = self.active
@@ -415,6 +538,7 @@ class SpyGames(Game):
 
     def _end_slot(self):
         self.immune = [False] * self.n
+        self._w_flags()
         self._clear_decl()
         self.t += 1
         if self.t >= self.n * self._slots():
@@ -424,7 +548,11 @@ class SpyGames(Game):
 
     def _start_strengthen(self):
         self.phase = PH_STRENGTHEN
+        self._w_slots()
         self.spy_str = [[False] * D.AGENTS for _ in range(self.n)]
+        for p in range(self.n):
+            for j in range(D.AGENTS):
+                self._ws(p, j)
         self.s_idx = 0
         self.s_used = 0
         self.active = self.first
@@ -465,6 +593,7 @@ class SpyGames(Game):
                         best = w
                 self.komp[best] = False
             self.komp[F] = True
+        self._w_flags()
         self.upkeep_F = F
         self.active = F
         self.stage = S_FIRST
@@ -490,7 +619,9 @@ class SpyGames(Game):
                 if self.spy_loc[p][j] >= 0:
                     self.base[p][p] += self.spy_c[p][j]
                     self.disc_up[self.h.plans[p][j]] += 1
+                    self._w_disc(self.h.plans[p][j])
                     self._remove_spy(p, j)
+        self._wp_all()
         self.vp_final = [self.vp(p) for p in range(n)]
         self.stage = S_OVER
         self.decider = 0
@@ -571,8 +702,6 @@ class SpyGames(Game):
                 if self.spy_loc[P][j] < 0:
                     out.append(A_PICK_AGENT + j)
         elif st == S_INFIL_PLAN or st == S_ADD_CARD:
-            if st == S_ADD_CARD:
-                pass
             hand = self.h.hands[P]
             for k in range(NUM_KINDS):
                 if hand[k]:
@@ -639,6 +768,7 @@ class SpyGames(Game):
                 loc = self.spy_loc[P][j]
                 if self.spy_c[P][j] <= 2:
                     self.spy_ks[P][j] = True  # a c<=2 mission shows a Scout (§4.2)
+                    self._ws(P, j)
                 self.decl, self.decl_target, self.decl_k, self.decl_j, self.decl_owner = (
                     D_MISSION, loc // 3, loc % 3, j, P)
                 self._declare()
@@ -707,6 +837,7 @@ class SpyGames(Game):
                     if kind == O_WITHDRAW:
                         self._recall(P, self.decl_j)
                 self.immune[T] = True
+                self._w_flags()
                 self._clear_decl()
                 self.stage = S_MAIN
                 self.decider = self.active
@@ -716,8 +847,7 @@ class SpyGames(Game):
         elif st == S_INFIL_PLAN:
             kind = a - A_PICK_CARD
             j, T, k = self.decl_j, self.decl_target, self.decl_k
-            self.h.hands[P][kind] -= 1
-            self.hsize[P] -= 1
+            self._hand_add(P, kind, -1)
             self._pins_unseen(P)
             self.h.plans[P][j] = kind
             loc = T * 3 + k
@@ -726,6 +856,8 @@ class SpyGames(Game):
             self.spy_str[P][j] = False
             self.spy_ks[P][j] = False
             self.zone[P][k] -= 1
+            self._wp(P)
+            self._ws(P, j)
             self.queue = self._owners_in(loc, D.GATEKEEPER, P, P)
             if self.queue:
                 self.stage = S_A2
@@ -781,8 +913,7 @@ class SpyGames(Game):
             idx = self.cf_turn
             if a != A_NO_CARD:
                 kind = a - A_PICK_CARD
-                self.h.hands[P][kind] -= 1
-                self.hsize[P] -= 1
+                self._hand_add(P, kind, -1)
                 self.h.add[idx] = kind
                 self.cf_added[idx] = True
             if idx == 0:
@@ -807,6 +938,7 @@ class SpyGames(Game):
                 self.cf_kplay[idx] = True
                 self.komp[P] = False
                 self.komp_supply += 1
+                self._w_flags()
             self._conf_komp(idx + 1)
         elif st == S_TIE:
             self._conf_end(0 if a == A_TIE_I else 1)
@@ -826,6 +958,8 @@ class SpyGames(Game):
             B = self.res_B
             self.base[B][c] -= 1
             self.base[P][c] += 1
+            self._wp(B)
+            self._wp(P)
             self.res_left -= 1
             if self.res_left > 0 and sum(self.base[B]):
                 return
@@ -843,6 +977,7 @@ class SpyGames(Game):
         elif st == S_ALLOC:
             self.h.alloc[P] = a - A_ALLOC
             self.alloc_chosen[P] = True
+            self._wp(P)
             if P + 1 < n:
                 self.decider = P + 1
             else:  # all chosen: reveal together [C02]
@@ -852,6 +987,7 @@ class SpyGames(Game):
                     self.zone[p] = list(al)
                     self.h.alloc[p] = -1
                 self.alloc_done = True
+                self._wp_all()
                 self._deal_and_start()
         else:  # pragma: no cover
             raise AssertionError(f"no transition for stage {st}")
@@ -862,6 +998,8 @@ class SpyGames(Game):
             self.zone[P][self.spy_loc[P][j] % 3] -= 1
             self.spy_c[P][j] += 1
         self.spy_str[P][j] = True
+        self._wp(P)
+        self._ws(P, j)
         self._end_strengthen_action()
 
     # ---------------------------------------------------------- declarations
@@ -998,6 +1136,7 @@ class SpyGames(Game):
         for kind in (self.cf_up[0], self.cf_up[1], self.cf_addrev[0], self.cf_addrev[1]):
             if kind >= 0:
                 self.disc_up[kind] += 1  # [C37]
+                self._w_disc(kind)
         self.cf_on = False
         kind = self.cf_kind
         I, Dp, zo, k = self.cf_I, self.cf_D, self.cf_zo, self.cf_k
@@ -1066,10 +1205,13 @@ class SpyGames(Game):
                 m = min(amt, self.zone[B][k])
                 self.zone[B][k] -= m
                 self.base[A][B] += m
+                self._wp(A)
+                self._wp(B)
             elif op == D.DESTROY:
                 m = min(amt, self.zone[B][k])
                 self.zone[B][k] -= m
                 self.removed[B] += m
+                self._wp(B)
             elif op == D.RAID:
                 m = min(amt, sum(self.base[B]))
                 if m:
@@ -1093,6 +1235,7 @@ class SpyGames(Game):
                         self.komp_supply += 1
                     else:
                         self.komp[A] = True
+                    self._w_flags()
             elif op == D.PURGE1:
                 if self._others_spies_in(B * 3 + k, A):
                     self.stage = S_PURGE
@@ -1110,7 +1253,9 @@ class SpyGames(Game):
     def _purge(self, w: int, j: int):
         self.base[self.res_A][w] += self.spy_c[w][j]
         self.disc_up[self.h.plans[w][j]] += 1
+        self._w_disc(self.h.plans[w][j])
         self._remove_spy(w, j)
+        self._wp(self.res_A)
 
     def _finish_res(self):
         A, B, j = self.res_A, self.res_B, self.res_j
@@ -1122,7 +1267,10 @@ class SpyGames(Game):
         else:
             self.base[B][A] += c  # CAPTURE [C09]
         self.disc_up[self.res_plan] += 1
+        self._w_disc(self.res_plan)
         self._remove_spy(A, j)
+        self._wp(A)
+        self._wp(B)
         self.res_on = False
         self.res_kind = 0
         self.res_A = self.res_B = self.res_k = self.res_j = -1
@@ -1170,8 +1318,6 @@ class SpyGames(Game):
 
     # ------------------------------------------------------------ information
     def observe(self, player: int) -> np.ndarray:
-        from .observe import encode
-
         return encode(self, player)
 
     def hidden_key(self, viewer: int):
@@ -1199,6 +1345,7 @@ class SpyGames(Game):
                 v = _copy_list(v)
             new.__dict__[key] = v
         new.h = self.h.clone()
+        new.pub = self.pub[:]
         new._mask = self._mask  # read-only by contract; rebuilt (new array) on the next change
         return new
 
