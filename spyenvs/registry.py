@@ -8,6 +8,7 @@ import importlib
 
 _MODULES = {
     "the_agents_v0": "spyenvs.games.the_agents.env",
+    "spy_games_v0": "spyenvs.games.spy_games.env",
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)
