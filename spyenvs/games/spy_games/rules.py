@@ -312,6 +312,25 @@ class SpyGames(Game):
         pub[R.r_astr + aj] = 1.0 if self.spy_str[p][j] else 0.0
         pub[R.r_aks + aj] = 1.0 if self.spy_ks[p][j] else 0.0
 
+    def _resync(self) -> None:
+        """Rebuild every mirror (public segment, hand floats, mask) from the state, for
+        tests and tools that set state fields directly."""
+        h = self.h
+        h.hf = [array("f", [float(c) for c in hand]) for hand in h.hands]
+        self.hsize = [sum(hand) for hand in h.hands]
+        self.pub = array("f", bytes(4 * (self._starts.seg_end - self._starts.seg_start + 1)))
+        self.pub[self._starts.r_neg] = 1.0 if self.structured else 0.0
+        self._w_deck()
+        for k in range(NUM_KINDS):
+            self._w_disc(k)
+        self._w_slots()
+        self._w_flags()
+        self._wp_all()
+        for p in range(self.n):
+            for j in range(D.AGENTS):
+                self._ws(p, j)
+        self._mask = None
+
     # ----------------------------------------------------------------- helpers
     def _hand_add(self, p: int, kind: int, d: int) -> None:
         """Change p's count of a kind by d, keeping hand size and mirrors in step."""
