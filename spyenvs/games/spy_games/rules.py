@@ -1348,6 +1348,8 @@ class SpyGames(Game):
             tuple(h.deck),
             tuple(h.add[i] for i, w in enumerate((self.cf_I, self.cf_D)) if w != viewer),
             tuple(h.alloc[p] for p in range(self.n) if p != viewer),
+            # other players' private memory of hands (pins) is hidden from the viewer too
+            tuple(tuple(sorted(h.pins[w][p].items())) for w in range(self.n) if w != viewer for p in range(self.n)),
         )
 
     def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "SpyGames":
