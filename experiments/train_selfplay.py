@@ -212,6 +212,7 @@ class Trainer:
         self.snapshots.append(path)
         self.snapshots = self.snapshots[-int(self.cfg["league"]["max_snapshots"]):]
         self.model.get_env().env_method("set_opponents", self.pool())
+        self.save_state()  # so --resume loses at most one snapshot interval
 
     def save_state(self) -> None:
         import torch
@@ -301,7 +302,10 @@ def _callback(trainer: Trainer):
             t = self.num_timesteps
             if t >= tr.next_snapshot:
                 tr.next_snapshot += tr.cfg["league"]["snapshot_every"]
+                now = time.monotonic()
+                tr.train_seconds += now - self._t0
                 tr.snapshot()
+                self._t0 = time.monotonic()
             if t >= tr.next_eval:
                 tr.next_eval += tr.cfg["eval"]["every"]
                 tr.train_seconds += time.monotonic() - self._t0
