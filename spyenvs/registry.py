@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 
 _MODULES = {
+    "specter_ops_v0": "spyenvs.games.specter_ops.env",
     "the_agents_v0": "spyenvs.games.the_agents.env",
     "spy_games_v0": "spyenvs.games.spy_games.env",
 }

@@ -200,8 +200,10 @@ class SpecterOps(Rules, Game):
         j = self._h_traitor if (self._h_traitor >= 0 and not self.exposed) else -1
         branches = bel.hyps[j]
         mid_turn = self.cur == 0 and self.dec in (A1, A2, A2T, A3, A4) and self.tr is not None and self.round >= 1
-        # 2. character
-        if pa.char_known >= 0:
+        # 2. character (the second agent saw the box at X1/X2, so he knows her cards and character)
+        if kind == "second":
+            char = ag.char
+        elif pa.char_known >= 0:
             char = pa.char_known
         elif self.dec == I1 and self.i1_a == 0:
             char = COBRA
@@ -253,7 +255,10 @@ class SpecterOps(Rules, Game):
         # 5. hand
         stealth_now = bool(stealth_hp) if stealth_hp is not None else False
         other = self.ag[1].physical() if len(self.ag) > 1 else [0] * 8
-        hand, spent = self._draw_hand(char, pa, rng, stealth_now, mid_turn, other, pa.ncards)
+        if kind == "second":
+            hand, spent = ag.hand, ag.spent
+        else:
+            hand, spent = self._draw_hand(char, pa, rng, stealth_now, mid_turn, other, pa.ncards)
         # write back
         ag.char = char
         base = 6 if char == ORANGUTAN else 4
@@ -392,20 +397,21 @@ class SpecterOps(Rules, Game):
             idx, hyps = bel.snaps[t]
             end = bel.snaps[t + 1][0] if (t + 1) in bel.snaps else len(bel.log)
             prev = 0
-            for L, M, _ in hyps.get(j, ()):
+            key = j if j in hyps else self._h_traitor
+            for L, M, _ in hyps.get(key, ()):
                 prev |= L | M
             cells = B.cells_of(prev)
             order = rng.permutation(len(cells))
             chosen = cells[int(order[0])] if cells else x
             for k in order:
                 y = cells[int(k)]
-                h = {j: (((1 << y), 0, False),)}
+                h = {key: (((1 << y), 0, False),)}
                 for ev in bel.log[idx:end]:
                     h = apply_event(h, ev, bel.known)
                     if not h:
                         break
                 u = 0
-                for L, M, _ in h.get(j if j in h else -1, ()):
+                for L, M, _ in h.get(key if key in h else -1, ()):
                     u |= L | M
                 if (u >> x) & 1:
                     chosen = y

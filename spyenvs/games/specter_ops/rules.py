@@ -700,7 +700,7 @@ class Rules:
         # public turn event for the belief
         decoy_branch = -1
         if (
-            kind == LAST_SEEN and pa.char_known == BLUEJAY and not tr["visible_card"] and a == 0
+            kind == LAST_SEEN and pa.char_known == BLUEJAY and not tr["visible_card"]
         ):
             decoy_branch = c
         ev = {
