@@ -85,6 +85,7 @@ def build_layout(game):
     add("res_level", D.MAX_LEVEL + 1, doc="level L (after Agent 4 answers so far, clamped)")
     add("res_spy", P4 + P4 + 3 + D.AGENTS, doc="spy owner A, zone owner B, zone, agent")
     add("res_picks_left", 1, doc="RAID picks left / 4")
+    add("pick_options", P4 + P4 * D.AGENTS, doc="RAID colours (offset) and PURGE targets (owner offset, agent) on offer")
     add("str_used", 1, doc="strengthen actions used by the active player / 4")
     add("str_pending", D.AGENTS + 1, doc="spy being strengthened, and whether it is blocked")
     add("upkeep_chooser", P4, doc="fewest-tokens player choosing the first player")
@@ -331,6 +332,14 @@ def encode(g, v: int) -> np.ndarray:
         I(b + 8 + g.res_k)
         I(b + 11 + g.res_j)
         obs[S.res_picks_left] = g.res_left / 4.0
+        if st == D.S_RAID:
+            bb = g.base[g.res_B]
+            for c in range(n):
+                if bb[c]:
+                    I(S.pick_options + (c - v) % n)
+        elif st == D.S_PURGE:
+            for w, j in g._others_spies_in(g.res_B * 3 + g.res_k, g.res_A):
+                I(S.pick_options + 4 + 5 * ((w - v) % n) + j)
     if g.phase == 3:
         obs[S.str_used] = g.s_used / 4.0
         if g.s_j >= 0:

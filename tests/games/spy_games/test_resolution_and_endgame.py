@@ -84,6 +84,8 @@ def test_s2_4_liquidator_purges_another_players_spy_then_steals():
     assert g.stage == D.S_PURGE and g.decider == 0
     opts = set(g.legal_actions())
     assert opts == {D.A_PURGE + 5 * 1 + 1, D.A_PURGE + 5 * 2 + 2}  # never A's own spy
+    shown = g.observe(1)[g._slices["pick_options"]][4:].reshape(4, 5)  # seen by player 1
+    assert shown[1, 1] == 1 and shown[2, 2] == 1 and shown.sum() == 2
     do(g, D.A_PURGE + 5 * 1 + 1)
     assert g.spy_loc[2][1] == -1 and g.base[0][2] == 2 and g.disc_up[K(CODE)] == 1
     assert g.spy_loc[3][2] >= 0 and g.spy_loc[0][3] >= 0
