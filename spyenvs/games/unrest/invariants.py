@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import data as D
+from .observe import encode, encode_reference
 from .rules import (
     AREA, ASSIGN, EMPIRE, EMPIRE_1, EMPIRE_2, LIBERATE, LOC_DESTROYED, LOC_DISTRICT, OVER, PLAY, REBEL,
 )
@@ -10,6 +13,9 @@ from .rules import (
 
 def check(game) -> None:
     pub, hid = game.pub, game.hid
+    # the incremental observation equals one built from scratch
+    for p in (REBEL, EMPIRE):
+        assert np.array_equal(encode(game, p), encode_reference(game, p)), f"stale observation buffers for {p}"
     ph = pub.phase
     n_played = pub.n_played
     # I1 cards: every id in exactly one place

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import data as D
+from .observe import rebuild_buffers
 from .rules import LIBERATE, LOC_DESTROYED, REBEL
 
 MAX_REJECTIONS = 300
@@ -72,6 +73,7 @@ def resample(game, viewer: int, rng: np.random.Generator):
         hid.deck = [hid.deck[int(i)] for i in rng.permutation(len(hid.deck))]
     else:
         _resample_for_empire(new, rng)
+        rebuild_buffers(new)
     new._cache.mask = None
     new.rng = np.random.default_rng(rng.integers(2**63))
     return new
@@ -131,51 +133,85 @@ def _resample_for_empire(game, rng) -> None:
         hid.hcard[h] = deal[nh + nd + i]
 
 
+class _Budget(Exception):
+    pass
+
+
 def _search(game, fd, nh, nd, suits, n_decoys, forced_set, allowed, cons, rng):
     """Randomised complete backtracking over the face-down handles; hand and deck take
-    the rest. A consistent deal exists (the true one), so this terminates with one."""
-    thr = game.threshold
+    the rest. Handles are grouped by their current place (most constrained first) so
+    each constraint is checked as soon as its handles are dealt; node-budgeted random
+    restarts avoid heavy tails, and the last attempt is unbudgeted. A consistent deal
+    exists (the true one), so this always returns one."""
+    pub = game.pub
     base = nh + nd
-    allowed_set = set(allowed)
-    order = list(range(len(fd)))
-    pos = {fd[i]: i for i in order}
-    # check each constraint as soon as its last face-down handle is placed
+    weight = {}
+    for c in cons:
+        for h in c[0]:
+            weight[pub.hloc[h]] = weight.get(pub.hloc[h], 0) + 1
+    budgets = [2000, 4000, 8000, 16000, 32000, 64000, None]
+    for budget in budgets:
+        groups: dict[int, list[int]] = {}
+        for i, h in enumerate(fd):
+            groups.setdefault(pub.hloc[h], []).append(i)
+        keys = list(groups)
+        rng.shuffle(keys)
+        keys.sort(key=lambda k: -weight.get(k, 0))
+        order = [i for k in keys for i in groups[k]]
+        try:
+            found = _dfs(game, fd, order, base, suits, n_decoys, forced_set, set(allowed), cons, rng, budget)
+        except _Budget:
+            continue
+        if found is not None:
+            return found
+        break
+    raise RuntimeError("unrest: no deal is consistent with the public history (a bug)")
+
+
+def _dfs(game, fd, order, base, suits, n_decoys, forced_set, allowed_set, cons, rng, budget):
+    thr = game.threshold
+    depth_of = {fd[i]: k for k, i in enumerate(order)}
     at_depth: dict[int, list] = {}
     for c in cons:
-        depth = max(pos[h] for h in c[0] if h in pos)
+        depth = max(depth_of[h] for h in c[0] if h in depth_of)
         at_depth.setdefault(depth, []).append(c)
     card_of = list(game.hid.hcard)
     assigned = [None] * len(fd)
     remaining = list(suits)
+    nodes = [0]
 
-    def rec(i, decoys_left):
-        if i == len(fd):
+    def rec(k, decoys_left):
+        if k == len(order):
             return True
+        nodes[0] += 1
+        if budget is not None and nodes[0] > budget:
+            raise _Budget
+        i = order[k]
         x = base + i
-        cands = list(remaining)
-        rng.shuffle(cands)
-        if decoys_left and (x in forced_set or x in allowed_set):
-            if x in forced_set:
-                cands = []
-            cands.insert(int(rng.integers(len(cands) + 1)), D.DECOY_FIRST)
-        elif x in forced_set:
-            return False
+        if x in forced_set:
+            cands = [D.DECOY_FIRST] if decoys_left else []
+        else:
+            cands = list(remaining)
+            rng.shuffle(cands)
+            if decoys_left and x in allowed_set:
+                cands.insert(int(rng.integers(len(cands) + 1)), D.DECOY_FIRST)
+        checks = at_depth.get(k, ())
         for c in cands:
             card_of[fd[i]] = c
-            if all(_ok([k], card_of, thr) for k in at_depth.get(i, ())):
+            if all(_ok([q], card_of, thr) for q in checks):
                 assigned[i] = c
                 if c >= D.DECOY_FIRST:
-                    if rec(i + 1, decoys_left - 1):
+                    if rec(k + 1, decoys_left - 1):
                         return True
                 else:
                     remaining.remove(c)
-                    if rec(i + 1, decoys_left):
+                    if rec(k + 1, decoys_left):
                         return True
                     remaining.append(c)
         return False
 
     if not rec(0, n_decoys):
-        raise RuntimeError("unrest: no deal is consistent with the public history (a bug)")
+        return None
     used_decoys = sum(1 for c in assigned if c >= D.DECOY_FIRST)
     rest = list(remaining) + [D.DECOY_FIRST] * (n_decoys - used_decoys)
     rest = [rest[int(i)] for i in rng.permutation(len(rest))]

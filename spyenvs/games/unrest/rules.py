@@ -25,6 +25,7 @@ import numpy as np
 from spyenvs.core import Game, Layout, Param
 
 from . import data as D
+from .observe import encode, move_handle, rebuild_buffers, reveal_handle, sync_after, write_event, write_handle
 
 REBEL, EMPIRE = 0, 1
 
@@ -51,6 +52,8 @@ def _play_table(hand_len: int) -> list[tuple[int, int, int, int]]:
 
 
 PLAY_TABLES = {n: _play_table(n) for n in range(3, 6)}
+#: memoised legal masks keyed by the facts they depend on (see _mask_key)
+_MASK_MEMO: dict[tuple, np.ndarray] = {}
 
 # location codes of a handle (public): pending slot 0-2, district d -> 3 + d, destroyed
 LOC_NONE, LOC_DISTRICT, LOC_DESTROYED = -1, 3, 8
@@ -63,7 +66,7 @@ class PublicState:
         "round", "final", "phase", "area", "blockade", "row", "lib", "lib_mission", "lib_round",
         "tok_avail", "tok_used", "missions", "mission_avail", "hloc", "hup", "htype", "pending",
         "dist", "destroyed", "n_played", "hand_size", "deck_size", "final_all_hidden",
-        "check_log", "emp_log", "winner", "tok_uses",
+        "check_log", "emp_log", "winner", "tok_uses", "obuf", "up_decoys", "unseen_emp",
     )
 
     def copy(self) -> "PublicState":
@@ -95,6 +98,9 @@ class PublicState:
         n.check_log = list(self.check_log)
         n.emp_log = list(self.emp_log)
         n.winner = self.winner
+        n.obuf = self.obuf.copy()
+        n.unseen_emp = self.unseen_emp.copy()
+        n.up_decoys = self.up_decoys
         return n
 
 
@@ -102,13 +108,16 @@ class HiddenState:
     """What only the Rebel knows (hand, identities of face-down handles) and what
     nobody knows (deck order; the top of the deck is the end of the list)."""
 
-    __slots__ = ("hand", "deck", "hcard")
+    __slots__ = ("hand", "deck", "hcard", "fdbuf", "handbuf", "deckbuf")
 
     def copy(self) -> "HiddenState":
         n = HiddenState.__new__(HiddenState)
         n.hand = list(self.hand)
         n.deck = list(self.deck)
         n.hcard = list(self.hcard)
+        n.fdbuf = self.fdbuf.copy()
+        n.handbuf = self.handbuf.copy()
+        n.deckbuf = self.deckbuf.copy()
         return n
 
 
@@ -167,17 +176,18 @@ class UnrestGame(Game):
         self.empire_actions = 173 if self.variant_c6 else 26
         self.num_actions = max(REBEL_ACTIONS, self.empire_actions)
         self.threshold = cfg["revolution_threshold"]
+        self.min_cards = 1 if self.threshold <= 6 else 2
         self.pool = D.POOL + ((D.MISSION_12,) if cfg["include_mission_12"] else ())
         from .observe import build_layout
 
-        self.layout, self._enc = build_layout(self)
+        self.layout, self._enc, self._henc, self._fast = build_layout(self)
 
     def _new_game(self):
         rng = self.rng
         pub = PublicState()
         hid = HiddenState()
         pub.row = [int(x) for x in rng.permutation(D.NUM_DISTRICTS)]
-        drawn = sorted(int(self.pool[i]) for i in rng.choice(len(self.pool), 3, replace=False))
+        drawn = sorted(int(self.pool[i]) for i in rng.permutation(len(self.pool))[:3])
         pub.missions = (D.REVOLUTION, *drawn)
         pub.mission_avail = [True] * 4
         deck = [int(x) for x in rng.permutation(D.NUM_CARDS)]
@@ -211,6 +221,7 @@ class UnrestGame(Game):
         self.pub = pub
         self.hid = hid
         self._cache = _Cache()
+        rebuild_buffers(self)
 
     # -------------------------------------------------------------- queries
     @property
@@ -232,8 +243,20 @@ class UnrestGame(Game):
         return PHASE_NAMES[self.pub.phase]
 
     def touch(self) -> None:
-        """Forget cached decisions (call after editing the state by hand, as tests do)."""
+        """Forget cached decisions and rebuild the incremental observation buffers
+        (call after editing the state by hand, as tests do)."""
         self._cache.mask = None
+        rebuild_buffers(self)
+
+    def _reveal(self, h: int) -> None:
+        """Turn handle h face up for good (Surveillance, destroyed Decoy, liberation)."""
+        pub = self.pub
+        t = D.CARD_TYPE[self.hid.hcard[h]]
+        pub.hup[h] = True
+        pub.htype[h] = t
+        if t == D.DECOY_TYPE:
+            pub.up_decoys += 1
+        reveal_handle(self, h)
 
     def area_positions(self) -> tuple[int, ...]:
         a = self.pub.area
@@ -250,16 +273,21 @@ class UnrestGame(Game):
     def qualifying_pairs(self) -> list[tuple[int, int]]:
         """(row position, mission slot) pairs that qualify now (§4.5 5a)."""
         pub = self.pub
-        avail = [m for m in range(4) if pub.mission_avail[m]]
+        missions = pub.missions
+        avail = [(m, missions[m]) for m in range(4) if pub.mission_avail[m]]
         out = []
         if not avail:
             return out
+        hc = self.hid.hcard
+        sat = D.mission_satisfied
+        thr = self.threshold
         for p, d in enumerate(pub.row):
-            if not pub.dist[d]:
-                continue
-            sums, counts, vals = D.summarize(self.district_cards(d))
-            for m in avail:
-                if D.mission_satisfied(pub.missions[m], sums, counts, vals, self.threshold):
+            hs = pub.dist[d]
+            if len(hs) < self.min_cards:
+                continue  # every mission needs 2+ suit cards (§2.3) unless Revolution's bar is <= 6
+            sums, counts, vals = D.summarize([hc[h] for h in hs])
+            for m, kind in avail:
+                if sat(kind, sums, counts, vals, thr):
                     out.append((p, m))
         return out
 
@@ -280,14 +308,43 @@ class UnrestGame(Game):
 
     # ---------------------------------------------------------------- masks
     def legal_mask(self) -> np.ndarray:
+        """The legal actions as int8[num_actions]; a shared cached array the caller
+        must not modify (masks of public-only decisions are memoised per config)."""
         m = self._cache.mask
         if m is None:
-            m = np.zeros(self.num_actions, np.int8)
-            idx = self._legal_list()
-            if idx:
-                m[idx] = 1
+            key = self._mask_key()
+            if key is not None:
+                m = _MASK_MEMO.get(key)
+            if m is None:
+                m = np.zeros(self.num_actions, np.int8)
+                idx = self._legal_list()
+                if idx:
+                    m[idx] = 1
+                m.flags.writeable = False
+                if key is not None:
+                    _MASK_MEMO[key] = m
             self._cache.mask = m
         return m
+
+    def _mask_key(self):
+        """A memo key for masks that depend on few facts, or None."""
+        pub = self.pub
+        ph = pub.phase
+        if ph == AREA:
+            return (self.num_actions, ph, len(pub.row))
+        if ph == ASSIGN:
+            return (self.num_actions, ph, tuple(self.assign_positions()))
+        if ph == PLAY:
+            # the hand is sorted with the identical Decoys last, so the legal plays depend
+            # only on the hand size and the number of Decoys
+            hand = self.hid.hand
+            decoys = sum(1 for c in hand if c >= D.DECOY_FIRST)
+            return (self.num_actions, ph, pub.final, self.config["final_encounter_one_faceup"], len(hand), decoys)
+        if (ph == EMPIRE_1 or ph == EMPIRE_2) and not self.variant_c6:
+            hup = pub.hup
+            pend = tuple(-1 if h < 0 else hup[h] for h in pub.pending)
+            return (self.num_actions, 2, tuple(pub.tok_avail), pend, len(pub.row), pub.final, pub.area)
+        return None
 
     def _legal_list(self) -> list[int]:
         pub = self.pub
@@ -312,17 +369,17 @@ class UnrestGame(Game):
         if pub.final:
             if not self.config["final_encounter_one_faceup"] or not has_suit:
                 return [A_PLAY_ALL_HIDDEN]
+        ct = D.CARD_TYPE
         out = []
         seen = set()
-        ct = D.CARD_TYPE
         for a, r, i, j in PLAY_TABLES[len(hand)]:
             up = hand[r]
             if up >= D.DECOY_FIRST:
                 continue
-            key = (up, ct[hand[i]], ct[hand[j]])  # C20: identical Decoys collapse
-            if key in seen:
+            play = (up, ct[hand[i]], ct[hand[j]])  # C20: identical Decoys collapse
+            if play in seen:
                 continue
-            seen.add(key)
+            seen.add(play)
             out.append(a)
         return out
 
@@ -394,8 +451,14 @@ class UnrestGame(Game):
 
     # ------------------------------------------------------------ transitions
     def _apply(self, a: int) -> None:
-        ph = self.pub.phase
+        pub = self.pub
+        ph = pub.phase
+        r0, l0 = pub.round, len(pub.lib)
         self._cache.mask = None
+        self._apply_decision(ph, a)
+        sync_after(self, ph, pub.round != r0 or len(pub.lib) != l0 or pub.phase == OVER)
+
+    def _apply_decision(self, ph: int, a: int) -> None:
         if ph == AREA:
             self.pub.area = a - A_AREA
             self.pub.phase = PLAY
@@ -440,6 +503,7 @@ class UnrestGame(Game):
             pub.hup[h] = faceup[s]
             pub.htype[h] = D.CARD_TYPE[c] if faceup[s] else -1
             pub.pending[s] = h
+            write_handle(self, h)
         pub.n_played += len(cards)
         pub.hand_size = len(hid.hand)
         pub.phase = EMPIRE_1
@@ -461,23 +525,25 @@ class UnrestGame(Game):
         pub.tok_uses[tok] += 1
         src = pub.hloc[h] if h >= 0 else -1
         if tok == D.SURVEILLANCE:
-            pub.hup[h] = True
-            pub.htype[h] = D.CARD_TYPE[hid.hcard[h]]
+            self._reveal(h)
         elif tok == D.DESTROY:
             self._remove_from_location(h)
             pub.hloc[h] = LOC_DESTROYED
             pub.destroyed.append(h)
+            move_handle(self, h, src)
             if not pub.hup[h] and hid.hcard[h] >= D.DECOY_FIRST:
-                pub.hup[h] = True  # a destroyed Decoy is shown (§4.3)
-                pub.htype[h] = D.DECOY_TYPE
+                self._reveal(h)  # a destroyed Decoy is shown (§4.3)
         elif tok == D.REDIRECT:
             self._remove_from_location(h)
             d = pub.row[p]
             pub.hloc[h] = LOC_DISTRICT + d
             pub.dist[d].append(h)
+            move_handle(self, h, src)
         else:
             pub.blockade = pub.row[p]
         pub.emp_log.append((tok, h, src, pub.row[p] if p >= 0 else -1))
+        if self.variant_c6:
+            write_event(self, len(pub.emp_log) - 1)
         if pub.phase == EMPIRE_1:
             pub.phase = EMPIRE_2
         else:
@@ -494,6 +560,7 @@ class UnrestGame(Game):
         pub.pending[s] = -1
         pub.hloc[h] = LOC_DISTRICT + d
         pub.dist[d].append(h)
+        move_handle(self, h, s)
 
     def _continue_assign(self) -> None:
         """Auto-apply ASSIGN steps with one legal district (C17), then end the round."""
@@ -512,8 +579,7 @@ class UnrestGame(Game):
         if self.config["reveal_all_on_liberation"]:
             for h in pub.dist[d]:
                 if not pub.hup[h]:
-                    pub.hup[h] = True
-                    pub.htype[h] = D.CARD_TYPE[hid.hcard[h]]
+                    self._reveal(h)
         pub.lib.append(d)
         pub.lib_mission[d] = m
         pub.lib_round[d] = pub.round
@@ -561,8 +627,6 @@ class UnrestGame(Game):
 
     # ------------------------------------------------------------ information
     def observe(self, player: int) -> np.ndarray:
-        from .observe import encode
-
         return encode(self, player)
 
     def hidden_key(self, viewer: int):
@@ -585,8 +649,11 @@ class UnrestGame(Game):
         new.variant_c6 = self.variant_c6
         new.empire_actions = self.empire_actions
         new.threshold = self.threshold
+        new.min_cards = self.min_cards
         new.pool = self.pool
         new._enc = self._enc
+        new._henc = self._henc
+        new._fast = self._fast
         new.pub = self.pub.copy()
         new.hid = self.hid.copy()
         new._cache = _Cache()
