@@ -5,7 +5,6 @@ illegal-action policy. Games never touch PettingZoo."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
@@ -69,6 +68,7 @@ class SpyAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._zero_mask = np.zeros(n, np.int8)
         self._ready = False
+        self._viewer = None
 
     # PettingZoo wants these as methods returning cached spaces
     def observation_space(self, agent):
@@ -152,14 +152,17 @@ class SpyAECEnv(AECEnv):
         view = None if self.render_view is None else self._index[self.render_view]
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(view)
-        text = self.game.render_text(view)
         if self.render_mode == "human":
-            print(text, file=sys.stdout, flush=True)
+            from spyenvs.viewer import show_human  # pygame only when a window opens
+
+            self._viewer = show_human(self.game, view, self._viewer, self.metadata["render_fps"])
             return None
-        return text
+        return self.game.render_text(view)
 
     def close(self) -> None:
-        pass
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
 
     def record(self) -> dict:
         """The game so far as a JSON-ready record (config, seed, actions)."""
