@@ -451,6 +451,21 @@ class SpyGames(Game):
             return self.base[p][(p + off) % self.n] if off < self.n else 0
         return self.hsize[p]
 
+    def _payable(self, p: int) -> list[int]:
+        """Offsets 7*(a-1)+s of the payments (amount a, source s) p can make now (§5)."""
+        n = self.n
+        bp = self.base[p]
+        haves = self.zone[p] + [bp[(p + off) % n] if off < n else 0 for off in (1, 2, 3)] + [self.hsize[p]]
+        out = []
+        for s, have in enumerate(haves):
+            if have:
+                out.append(s)
+                if have > 1:
+                    out.append(7 + s)
+                    if have > 2:
+                        out.append(14 + s)
+        return out
+
     def _pay(self, payer: int, recv: int, a: int, s: int):
         if s < 3:
             self.zone[payer][s] -= a
@@ -677,9 +692,10 @@ class SpyGames(Game):
                 w = (P + o) % n
                 if not self.immune[w]:
                     lw = self.spy_loc[w]
+                    b = A_EXPOSE + 5 * (o - 1)
                     for j in range(D.AGENTS):
-                        if lw[j] >= 0 and lw[j] // 3 == P:
-                            out.append(A_EXPOSE + 5 * (o - 1) + j)
+                        if lw[j] // 3 == P:  # -1 // 3 == -1: reserve never matches
+                            out.append(b + j)
         elif st == S_STRENGTHEN:
             locs = self.spy_loc[P]
             for j in range(D.AGENTS):
@@ -696,17 +712,12 @@ class SpyGames(Game):
                 out.append(A_PASS)  # [C39]
         elif st == S_BUY_OFFER:
             out.append(A_OFFER_NONE)
-            blocks = [A_STANDDOWN]
+            pay = self._payable(P)
+            out.extend(A_STANDDOWN + x for x in pay)
             if self.decl == D_MISSION:
-                blocks.append(A_WITHDRAW)
-            for s in range(D.NUM_SOURCES):
-                have = self.source_amount(P, s)
-                for a in range(1, min(have, 3) + 1):
-                    for b in blocks:
-                        out.append(b + 7 * (a - 1) + s)
-            if self.decl == D_EXPOSE:
+                out.extend(A_WITHDRAW + x for x in pay)
+            elif self.decl == D_EXPOSE:
                 out.extend((A_DEMAND, A_DEMAND + 1, A_DEMAND + 2))
-            out.sort()
         elif st == S_BUY_REPLY:
             out.append(A_REJECT)
             kind, a, _s = self.offer
@@ -722,9 +733,7 @@ class SpyGames(Game):
                     out.append(A_PICK_AGENT + j)
         elif st == S_INFIL_PLAN or st == S_ADD_CARD:
             hand = self.h.hands[P]
-            for k in range(NUM_KINDS):
-                if hand[k]:
-                    out.append(A_PICK_CARD + k)
+            out = [A_PICK_CARD + k for k in range(NUM_KINDS) if hand[k]]
             if st == S_ADD_CARD:
                 out.append(A_NO_CARD)
         elif st in (S_A2, S_A3, S_A4):
@@ -733,11 +742,9 @@ class SpyGames(Game):
             out.extend((A_FIXER, A_FIXER + 1))
         elif st == S_REF_OFFER:
             out.append(A_OFFER_NONE)
-            for cand in range(2):
-                for a in range(1, 4):
-                    for s in range(D.NUM_SOURCES):
-                        if self.source_amount(P, s) >= a:
-                            out.append(A_REF_OFFER + 21 * cand + 7 * (a - 1) + s)
+            pay = self._payable(P)
+            out.extend(A_REF_OFFER + x for x in pay)
+            out.extend(A_REF_OFFER + 21 + x for x in pay)
         elif st == S_REF_CHOICE:
             if self.cf_fix != 2:
                 if self.cf_offer[0] is not None:
