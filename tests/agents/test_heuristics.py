@@ -17,6 +17,11 @@ from agents.heuristics import has_heuristic
 from experiments.evaluate import evaluate_vs
 
 GAMES_PER_SEAT = 30
+#: game bugs found by these tests and reported to the game's owner; the case is
+#: expected to fail with exactly this exception until the game is fixed
+KNOWN_GAME_BUGS = {
+    ("specter_ops_v0", 5): (IndexError, "Post-Cognition reads the agent's history past its end (rules.py _h_action)"),
+}
 
 
 def _cases():
@@ -25,7 +30,11 @@ def _cases():
         counts = sorted({cls(**c).num_players for c in cls.TEST_CONFIGS})
         for n in counts:
             config = next(c for c in cls.TEST_CONFIGS if cls(**c).num_players == n)
-            yield pytest.param(env_id, config, id=f"{env_id}-{n}p")
+            marks = ()
+            if (env_id, n) in KNOWN_GAME_BUGS:
+                exc, why = KNOWN_GAME_BUGS[env_id, n]
+                marks = pytest.mark.xfail(raises=exc, reason=why, strict=False)
+            yield pytest.param(env_id, config, id=f"{env_id}-{n}p", marks=marks)
 
 
 @pytest.mark.parametrize("env_id, config", list(_cases()))
