@@ -10,6 +10,7 @@ _MODULES = {
     "specter_ops_v0": "spyenvs.games.specter_ops.env",
     "the_agents_v0": "spyenvs.games.the_agents.env",
     "spy_games_v0": "spyenvs.games.spy_games.env",
+    "unrest_v0": "spyenvs.games.unrest.env",
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)
