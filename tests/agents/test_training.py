@@ -80,3 +80,19 @@ def test_config_loader_rejects_unknown_options(tmp_path):
     assert cfg["env_id"] == "unrest_v0" and cfg["ppo"]["n_steps"] == 64 and cfg["ppo"]["n_epochs"] == 4
     with pytest.raises(ValueError, match="not the_agents_v0"):
         load_config(str(p), "the_agents_v0")
+
+
+def test_every_shipped_config_loads():
+    import pathlib
+
+    import spyenvs
+
+    # configs/<game>.yaml are MaskablePPO self-play configs (rllib_*.yaml belong to RLlib)
+    paths = [p for p in sorted(pathlib.Path(__file__).resolve().parents[2].joinpath("configs").glob("*.yaml"))
+             if not p.name.startswith("rllib_")]
+    assert paths
+    for p in paths:
+        cfg = load_config(str(p))
+        assert cfg["env_id"].endswith("_v0") and cfg["total_timesteps"] > 0
+        if cfg["env_id"] in spyenvs.ENV_IDS:
+            spyenvs.make_game(cfg["env_id"], **cfg["game"])  # the game config is valid
