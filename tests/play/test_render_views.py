@@ -15,6 +15,19 @@ from spyenvs.replay import status_text
 SEEDS = 6
 STATES_PER_GAME = 5
 
+#: leaks found by these tests and reported, expected to fail until fixed (non-strict
+#: so the fix turns them green without editing this file)
+KNOWN_VIEW_LEAKS = {
+    "specter_ops_v0": "reported: hunters' render_text and the default action_label_for show the agent's "
+                      "pending decision name (A2_equipment_before / A2t_equipment_target / A3_move_step), "
+                      "which resample_hidden(hunter) changes",
+}
+
+ENVS = [
+    pytest.param(e, marks=pytest.mark.xfail(reason=KNOWN_VIEW_LEAKS[e], strict=False)) if e in KNOWN_VIEW_LEAKS else e
+    for e in ENV_IDS
+]
+
 
 def random_states(env_id, seed):
     """A few states spread over one random game (the start, the end and between)."""
@@ -38,7 +51,7 @@ def random_states(env_id, seed):
         game.step(int(legal[rng.integers(legal.size)]))
 
 
-@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize("env_id", ENVS)
 def test_views_show_nothing_hidden(env_id):
     pictures = game_draws_pictures(make_game(env_id))
     for seed in range(SEEDS):
@@ -64,7 +77,7 @@ def test_views_show_nothing_hidden(env_id):
                 assert rgb.dtype == np.uint8 and rgb.ndim == 3 and rgb.shape[2] == 3
 
 
-@pytest.mark.parametrize("env_id", ENV_IDS)
+@pytest.mark.parametrize("env_id", ENVS)
 def test_move_labels_for_a_view_show_nothing_hidden(env_id):
     """How a role sees another role's pending move (``action_label_for``, used by
     play and replays) depends only on the move and what the role knows: it is the
