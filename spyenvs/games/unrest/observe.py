@@ -105,6 +105,23 @@ def write_handle(game, h: int) -> None:
         fd[frow + D.CARD_TYPE[game.hid.hcard[h]]] = 1.0
 
 
+def play_handle(game, h: int) -> None:
+    """A new handle h was just played (its rows are still all zero)."""
+    pub = game.pub
+    o_played, o_loc, o_up, o_type = game._henc
+    b = pub.obuf
+    b[o_played + h] = 1.0
+    b[o_loc + 9 * h + pub.hloc[h]] = 1.0
+    if pub.hup[h]:
+        t = pub.htype[h]
+        b[o_up + h] = 1.0
+        b[o_type + NT * h + t] = 1.0
+        if t < D.NUM_SUIT_CARDS:
+            pub.unseen_emp[t] = 0.0
+    else:
+        game.hid.fdbuf[NT * h + D.CARD_TYPE[game.hid.hcard[h]]] = 1.0
+
+
 def move_handle(game, h: int, old: int) -> None:
     """Handle h moved from location ``old`` to its current location."""
     b = game.pub.obuf
@@ -217,12 +234,13 @@ def sync_private(game) -> None:
             db[D.DECOY_TYPE] += 0.25
 
 
-def sync_after(game, prev_phase: int, full: bool) -> None:
+def sync_after(game, prev_phase: int, new_round: bool, liberated: bool) -> None:
     """Bring the buffers up to date after a decision (handles are written as they move)."""
     sync_status(game)
-    if full:
-        sync_round(game)
+    if liberated:
         sync_board(game)
+    if new_round or liberated:
+        sync_round(game)
         sync_private(game)
         return
     if prev_phase != PLAY_PHASE and prev_phase != ASSIGN_PHASE:

@@ -25,7 +25,7 @@ import numpy as np
 from spyenvs.core import Game, Layout, Param
 
 from . import data as D
-from .observe import encode, move_handle, rebuild_buffers, reveal_handle, sync_after, write_event, write_handle
+from .observe import encode, move_handle, play_handle, rebuild_buffers, reveal_handle, sync_after, write_event
 
 REBEL, EMPIRE = 0, 1
 
@@ -456,7 +456,7 @@ class UnrestGame(Game):
         r0, l0 = pub.round, len(pub.lib)
         self._cache.mask = None
         self._apply_decision(ph, a)
-        sync_after(self, ph, pub.round != r0 or len(pub.lib) != l0 or pub.phase == OVER)
+        sync_after(self, ph, pub.round != r0 or pub.phase == OVER, len(pub.lib) != l0)
 
     def _apply_decision(self, ph: int, a: int) -> None:
         if ph == AREA:
@@ -503,7 +503,7 @@ class UnrestGame(Game):
             pub.hup[h] = faceup[s]
             pub.htype[h] = D.CARD_TYPE[c] if faceup[s] else -1
             pub.pending[s] = h
-            write_handle(self, h)
+            play_handle(self, h)
         pub.n_played += len(cards)
         pub.hand_size = len(hid.hand)
         pub.phase = EMPIRE_1
