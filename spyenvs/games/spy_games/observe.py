@@ -166,9 +166,9 @@ def _compute_segment(g) -> np.ndarray:
     seg0 = S.seg_start
     obs = np.zeros(S.seg_end - seg0 + 1, np.float32)
     idx: list[int] = []
-    I = idx.append
+    on = idx.append
     if g.structured:
-        I(S.r_neg)
+        on(S.r_neg)
     obs[S.r_deck] = len(g.h.deck) / 72.0
     obs[S.r_disc:S.r_disc + NK] = g.disc_up
     obs[S.r_down] = len(g.h.disc_down) / 72.0
@@ -215,14 +215,14 @@ def _compute_segment(g) -> np.ndarray:
             loc = locs[j]
             if loc >= 0:
                 aj = 5 * i + j
-                I(bip + aj)
-                I(bzo + 4 * aj + (loc // 3 - v) % n)
-                I(bzn + 3 * aj + loc % 3)
+                on(bip + aj)
+                on(bzo + 4 * aj + (loc // 3 - v) % n)
+                on(bzn + 3 * aj + loc % 3)
                 obs[bca + aj] = g.spy_c[q][j] / 4.0
                 if g.spy_str[q][j]:
-                    I(bst + aj)
+                    on(bst + aj)
                 if g.spy_ks[q][j]:
-                    I(bks + aj)
+                    on(bks + aj)
     obs[idx] = 1.0
     return obs
 
@@ -247,70 +247,70 @@ def encode(g, v: int) -> np.ndarray:
     h = g.h
     obs = np.zeros(S.size, np.float32)
     idx: list[int] = []
-    I = idx.append
+    on = idx.append
     st = g.stage
     over = st == D.S_OVER
-    I(S.round + g.round)
+    on(S.round + g.round)
     if g.phase < 5:
-        I(S.phase + g.phase)
+        on(S.phase + g.phase)
     if not over:
-        I(S.stage + st)
-        I(S.decider + (g.decider - v) % n)
-        I(S.active + (g.active - v) % n)
-    I(S.first_player + (g.first - v) % n)
+        on(S.stage + st)
+        on(S.decider + (g.decider - v) % n)
+        on(S.active + (g.active - v) % n)
+    on(S.first_player + (g.first - v) % n)
     obs[S.seg_start:S.seg_end] = np.frombuffer(g.pub, np.float32)[S.perms[v]]
     for j, kind in enumerate(h.plans[v]):
         if kind >= 0:
-            I(S.own_plans + NK * j + kind)
+            on(S.own_plans + NK * j + kind)
     obs[S.own_hand:S.own_hand + NK] = np.frombuffer(h.hf[v], np.float32)
     if h.alloc[v] >= 0:
-        I(S.own_alloc + h.alloc[v])
+        on(S.own_alloc + h.alloc[v])
     if g.decl:
-        I(S.decl_type + g.decl - 1)
-        I(S.decl_target + (g.decl_target - v) % n)
-        I(S.decl_zone + g.decl_k)
+        on(S.decl_type + g.decl - 1)
+        on(S.decl_target + (g.decl_target - v) % n)
+        on(S.decl_zone + g.decl_k)
         if g.decl_j >= 0:
-            I(S.decl_agent + g.decl_j)
+            on(S.decl_agent + g.decl_j)
         if g.decl_owner >= 0:
-            I(S.decl_spy_owner + (g.decl_owner - v) % n)
+            on(S.decl_spy_owner + (g.decl_owner - v) % n)
         if g.offer is not None:
             kind, a, src = g.offer
             b = S.buyout_offer
-            I(b + kind - 1)
-            I(b + 3 + a - 1)
+            on(b + kind - 1)
+            on(b + 3 + a - 1)
             if src >= 0:
-                I(b + 6 + src)
+                on(b + 6 + src)
     if g.cf_on:
-        I(S.conf_on)
-        I(S.conf_kind + (0 if g.cf_kind == D.D_MISSION else 1))
-        I(S.conf_I + (g.cf_I - v) % n)
-        I(S.conf_D + (g.cf_D - v) % n)
+        on(S.conf_on)
+        on(S.conf_kind + (0 if g.cf_kind == D.D_MISSION else 1))
+        on(S.conf_I + (g.cf_I - v) % n)
+        on(S.conf_D + (g.cf_D - v) % n)
         if g.cf_ref >= 0:
-            I(S.conf_referee + (g.cf_ref - v) % n)
-        I(S.conf_fixer + g.cf_fix)
-        I(S.conf_zone_suit + g.cf_k)
+            on(S.conf_referee + (g.cf_ref - v) % n)
+        on(S.conf_fixer + g.cf_fix)
+        on(S.conf_zone_suit + g.cf_k)
         for c in g.cf_cands:
-            I(S.conf_candidates + c)
+            on(S.conf_candidates + c)
         if g.cf_trump2 >= 0:
-            I(S.conf_trump2 + g.cf_trump2)
+            on(S.conf_trump2 + g.cf_trump2)
         for x in range(2):
             kind = g.cf_up[x]
-            I(S.conf_face_up + (NK + 1) * x + (kind if kind >= 0 else NK))
+            on(S.conf_face_up + (NK + 1) * x + (kind if kind >= 0 else NK))
             if g.cf_added[x]:
-                I(S.conf_added + x)
+                on(S.conf_added + x)
             if g.cf_addrev[x] >= 0:
-                I(S.conf_added_kinds + NK * x + g.cf_addrev[x])
+                on(S.conf_added_kinds + NK * x + g.cf_addrev[x])
             if g.cf_kplay[x]:
-                I(S.conf_kompromat_played + x)
+                on(S.conf_kompromat_played + x)
             off_x = g.cf_offer[x]
             if off_x is not None:
                 cand, a, src = off_x
                 bo = S.conf_offers + 12 * x
-                I(bo + cand)
-                I(bo + 2 + a - 1)
-                I(bo + 5 + src)
+                on(bo + cand)
+                on(bo + 2 + a - 1)
+                on(bo + 5 + src)
         if g.cf_revealed:
-            I(S.conf_revealed)
+            on(S.conf_revealed)
             obs[S.conf_totals] = g.cf_total[0] / 10.0
             obs[S.conf_totals + 1] = g.cf_total[1] / 10.0
             obs[S.conf_a1] = g.cf_a1[0] / 3.0
@@ -318,36 +318,36 @@ def encode(g, v: int) -> np.ndarray:
         else:
             for x, w in enumerate((g.cf_I, g.cf_D)):
                 if w == v and h.add[x] >= 0:
-                    I(S.my_added_card + h.add[x])
+                    on(S.my_added_card + h.add[x])
         if g.cf_pledge >= 0:
-            I(S.conf_pledge + g.cf_pledge)
+            on(S.conf_pledge + g.cf_pledge)
     if g.res_on:
-        I(S.res_on)
-        I(S.res_kind + (0 if g.res_kind == D.D_MISSION else 1))
-        I(S.res_plan + g.res_plan)
-        I(S.res_level + min(max(g.res_level, 0), D.MAX_LEVEL))
+        on(S.res_on)
+        on(S.res_kind + (0 if g.res_kind == D.D_MISSION else 1))
+        on(S.res_plan + g.res_plan)
+        on(S.res_level + min(max(g.res_level, 0), D.MAX_LEVEL))
         b = S.res_spy
-        I(b + (g.res_A - v) % n)
-        I(b + 4 + (g.res_B - v) % n)
-        I(b + 8 + g.res_k)
-        I(b + 11 + g.res_j)
+        on(b + (g.res_A - v) % n)
+        on(b + 4 + (g.res_B - v) % n)
+        on(b + 8 + g.res_k)
+        on(b + 11 + g.res_j)
         obs[S.res_picks_left] = g.res_left / 4.0
         if st == D.S_RAID:
             bb = g.base[g.res_B]
             for c in range(n):
                 if bb[c]:
-                    I(S.pick_options + (c - v) % n)
+                    on(S.pick_options + (c - v) % n)
         elif st == D.S_PURGE:
             for w, j in g._others_spies_in(g.res_B * 3 + g.res_k, g.res_A):
-                I(S.pick_options + 4 + 5 * ((w - v) % n) + j)
+                on(S.pick_options + 4 + 5 * ((w - v) % n) + j)
     if g.phase == 3:
         obs[S.str_used] = g.s_used / 4.0
         if g.s_j >= 0:
-            I(S.str_pending + g.s_j)
+            on(S.str_pending + g.s_j)
             if g.s_block:
-                I(S.str_pending + D.AGENTS)
+                on(S.str_pending + D.AGENTS)
     if g.upkeep_F >= 0 and not over:
-        I(S.upkeep_chooser + (g.upkeep_F - v) % n)
+        on(S.upkeep_chooser + (g.upkeep_F - v) % n)
     if S.has_pins:
         pv = h.pins[v]
         for i in range(1, n):

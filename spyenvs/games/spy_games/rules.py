@@ -131,7 +131,6 @@ class SpyGames(Game):
         self.komp_supply = D.KOMPROMAT_CARDS
         self.immune = [False] * n
         self.queue: list[int] = []  # owners still to answer an ability / fixer stage
-        self.last_resp = [-1] * n  # last public ability answer per player (for the observation)
         # declaration and buyout
         self.decl = 0
         self.decl_target = -1
@@ -825,7 +824,6 @@ class SpyGames(Game):
                     self._do_strengthen()
         elif st == S_A3:
             r = a - A_RESP
-            self.last_resp[P] = r
             if r == 1:
                 self._draw(self.active, 1)
             elif r == 2:
@@ -892,7 +890,6 @@ class SpyGames(Game):
                 self._end_slot()
         elif st == S_A2:
             r = a - A_RESP
-            self.last_resp[P] = r
             X = self.active
             if r == 1:
                 self._draw(X, 1)
@@ -949,7 +946,6 @@ class SpyGames(Game):
                 self._conf_reveal()
         elif st == S_A1:
             dI, dD = D.A1_DELTAS[a - A_A1]
-            self.last_resp[P] = a - A_A1
             self.cf_a1[0] += dI
             self.cf_a1[1] += dD
             self.cf_total[0] += dI
@@ -970,7 +966,6 @@ class SpyGames(Game):
             self._conf_end(0 if a == A_TIE_I else 1)
         elif st == S_A4:
             r = a - A_RESP
-            self.last_resp[P] = r
             if r == 1:
                 self.res_level += 1
             elif r == 2:
@@ -1048,15 +1043,15 @@ class SpyGames(Game):
             self._start_conf(D_EXPOSE, P, self.decl_owner, P, self.decl_k)
 
     # ---------------------------------------------------------- confrontation
-    def _start_conf(self, kind, I, Dp, zo, k):
+    def _start_conf(self, kind, ini, Dp, zo, k):
         n = self.n
         self.cf_on = True
         self.cf_kind = kind
-        self.cf_I, self.cf_D, self.cf_zo, self.cf_k = I, Dp, zo, k
+        self.cf_I, self.cf_D, self.cf_zo, self.cf_k = ini, Dp, zo, k
         ref = -1
         if n > 2:
             for i in range(1, n):
-                w = (I + i) % n
+                w = (ini + i) % n
                 if w != Dp:
                     ref = w
                     break
@@ -1076,7 +1071,7 @@ class SpyGames(Game):
         self.cf_pledge = -1
         self.cf_turn = 0
         loc = zo * 3 + k
-        self.queue = [w for w in self._owners_in(loc, D.FIXER, I, I) if w != ref]
+        self.queue = [w for w in self._owners_in(loc, D.FIXER, ini, ini) if w != ref]
         if self.queue:
             self.stage = S_FIXER
             self.decider = self.queue.pop(0)
@@ -1165,7 +1160,7 @@ class SpyGames(Game):
                 self._w_disc(kind)
         self.cf_on = False
         kind = self.cf_kind
-        I, Dp, zo, k = self.cf_I, self.cf_D, self.cf_zo, self.cf_k
+        ini, Dp, zo, k = self.cf_I, self.cf_D, self.cf_zo, self.cf_k
         self.cf_kind = 0
         self.cf_I = self.cf_D = self.cf_ref = self.cf_zo = self.cf_k = -1
         self.cf_up = [-1, -1]
@@ -1183,7 +1178,7 @@ class SpyGames(Game):
         if winner != 0:
             self._end_slot()  # [S, C36]
         elif kind == D_MISSION:
-            self._start_res(D_MISSION, I, zo, k, self.decl_j, I)
+            self._start_res(D_MISSION, ini, zo, k, self.decl_j, ini)
         else:
             self._start_res(D_EXPOSE, Dp, zo, k, self.decl_j, zo)
 

@@ -7,7 +7,7 @@ from spyenvs.games.spy_games.rules import PH_SPY, PH_STRENGTHEN, SpyGames
 
 from .helpers import (
     CODE, DEMO, INFIL, K, MISSION, PICK_AGENT, RECALL, SAFE, STRENGTHEN, CARD, EXPOSE, arrange, do, game, legal,
-    main_turn, strengthen_turn, IGNORE, BONUS, PENALTY,
+    main_turn, strengthen_turn, BONUS, PENALTY,
 )
 
 
