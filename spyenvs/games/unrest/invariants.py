@@ -7,7 +7,17 @@ import numpy as np
 from . import data as D
 from .observe import encode, encode_reference
 from .rules import (
-    AREA, ASSIGN, EMPIRE, EMPIRE_1, EMPIRE_2, LIBERATE, LOC_DESTROYED, LOC_DISTRICT, OVER, PLAY, REBEL,
+    AREA,
+    ASSIGN,
+    EMPIRE,
+    EMPIRE_1,
+    EMPIRE_2,
+    LIBERATE,
+    LOC_DESTROYED,
+    LOC_DISTRICT,
+    OVER,
+    PLAY,
+    REBEL,
 )
 
 
@@ -15,7 +25,9 @@ def check(game) -> None:
     pub, hid = game.pub, game.hid
     # the incremental observation equals one built from scratch
     for p in (REBEL, EMPIRE):
-        assert np.array_equal(encode(game, p), encode_reference(game, p)), f"stale observation buffers for {p}"
+        assert np.array_equal(encode(game, p), encode_reference(game, p)), (
+            f"stale observation buffers for {p}"
+        )
     ph = pub.phase
     n_played = pub.n_played
     # I1 cards: every id in exactly one place
@@ -35,7 +47,9 @@ def check(game) -> None:
     r = pub.round
     if not pub.final:
         if ph in (AREA, PLAY):
-            assert len(hid.hand) == 5 and len(hid.deck) == 22 - 3 * r and n_played == 3 * (r - 1), "I2: round start"
+            assert len(hid.hand) == 5 and len(hid.deck) == 22 - 3 * r and n_played == 3 * (r - 1), (
+                "I2: round start"
+            )
         elif ph != OVER:
             assert len(hid.hand) == 2, "I2: hand after PLAY"
     else:

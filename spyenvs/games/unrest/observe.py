@@ -58,7 +58,9 @@ def build_layout(game):
     # observer's own blocks
     add("my_hand", (5, NT), doc="rebel only: hand types in canonical (id) order")
     add("my_facedown_types", (24, NT), doc="rebel only: types of face-down handles")
-    add("unseen", NT, doc="cards the observer has not seen: rebel = deck, empire = never face up (Decoys / 4)")
+    add(
+        "unseen", NT, doc="cards the observer has not seen: rebel = deck, empire = never face up (Decoys / 4)"
+    )
     if game.variant_c6:
         add(
             "empire_events",
@@ -71,11 +73,39 @@ def build_layout(game):
     enc["board_end"] = enc["handle_played"]
     enc["handles_end"] = enc["my_hand"]
     fast = (
-        tuple(enc[k] for k in ("phase", "round", "final_encounter", "final_all_hidden", "hand_size", "deck_size", "assign_slot", "status_end")),
-        tuple(enc[k] for k in ("area", "area_districts", "blockade", "tokens_available", "tokens_used_this_round", "token_uses", "round_end")),
+        tuple(
+            enc[k]
+            for k in (
+                "phase",
+                "round",
+                "final_encounter",
+                "final_all_hidden",
+                "hand_size",
+                "deck_size",
+                "assign_slot",
+                "status_end",
+            )
+        ),
+        tuple(
+            enc[k]
+            for k in (
+                "area",
+                "area_districts",
+                "blockade",
+                "tokens_available",
+                "tokens_used_this_round",
+                "token_uses",
+                "round_end",
+            )
+        ),
         tuple(enc[k] for k in ("me", "acting", "unseen", "my_hand", "my_facedown_types")),
     )
-    return L, enc, (enc["handle_played"], enc["handle_location"], enc["handle_face_up"], enc["handle_type"]), fast
+    return (
+        L,
+        enc,
+        (enc["handle_played"], enc["handle_location"], enc["handle_face_up"], enc["handle_type"]),
+        fast,
+    )
 
 
 # ----------------------------------------------------------- incremental writers

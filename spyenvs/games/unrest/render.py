@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from . import data as D
 from .rules import (
-    A_ASSIGN, A_LIBERATE, A_PLAY, A_PLAY_ALL_HIDDEN, EMPIRE, LOC_DESTROYED, LOC_DISTRICT, PHASE_NAMES, REBEL,
+    A_ASSIGN,
+    A_LIBERATE,
+    A_PLAY,
+    A_PLAY_ALL_HIDDEN,
+    EMPIRE,
+    LOC_DESTROYED,
+    LOC_DISTRICT,
+    PHASE_NAMES,
+    REBEL,
 )
 
 
@@ -58,7 +66,9 @@ def render_text(game, viewer=None) -> str:
     lines.extend(ms)
     toks = ", ".join(f"{D.TOKENS[t]}={'up' if pub.tok_avail[t] else 'used'}" for t in range(4))
     lines.append(f"tokens: {toks}; used this round: {[D.TOKENS[t] for t in pub.tok_used]}")
-    lines.append(f"area gap: {pub.area if pub.area >= 0 else '-'}; blockade: {D.DISTRICTS[pub.blockade] if pub.blockade >= 0 else '-'}")
+    lines.append(
+        f"area gap: {pub.area if pub.area >= 0 else '-'}; blockade: {D.DISTRICTS[pub.blockade] if pub.blockade >= 0 else '-'}"
+    )
     lines.append("row:")
     for p, d in enumerate(pub.row):
         cards = " ".join(_handle(game, h, viewer) for h in pub.dist[d]) or "(empty)"

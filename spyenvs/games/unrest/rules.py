@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spyenvs.core import Game, Layout, Param
+from spyenvs.core import Game, Param
 
 from . import data as D
 from .observe import encode, move_handle, play_handle, rebuild_buffers, reveal_handle, sync_after, write_event
@@ -31,7 +31,15 @@ REBEL, EMPIRE = 0, 1
 
 # phases (§7.4)
 AREA, PLAY, EMPIRE_1, EMPIRE_2, ASSIGN, LIBERATE, OVER = range(7)
-PHASE_NAMES = ("choose_area", "play_cards", "empire_action_1", "empire_action_2", "assign_card", "liberate", "game_over")
+PHASE_NAMES = (
+    "choose_area",
+    "play_cards",
+    "empire_action_1",
+    "empire_action_2",
+    "assign_card",
+    "liberate",
+    "game_over",
+)
 
 # rebel action layout (§7.1)
 A_AREA, A_PLAY, A_PLAY_ALL_HIDDEN, A_ASSIGN, A_LIBERATE = 0, 4, 34, 35, 40
@@ -63,10 +71,36 @@ class PublicState:
     """Everything both players see (§5.1, §5.3)."""
 
     __slots__ = (
-        "round", "final", "phase", "area", "blockade", "row", "lib", "lib_mission", "lib_round",
-        "tok_avail", "tok_used", "missions", "mission_avail", "hloc", "hup", "htype", "pending",
-        "dist", "destroyed", "n_played", "hand_size", "deck_size", "final_all_hidden",
-        "check_log", "emp_log", "winner", "tok_uses", "obuf", "up_decoys", "unseen_emp",
+        "round",
+        "final",
+        "phase",
+        "area",
+        "blockade",
+        "row",
+        "lib",
+        "lib_mission",
+        "lib_round",
+        "tok_avail",
+        "tok_used",
+        "missions",
+        "mission_avail",
+        "hloc",
+        "hup",
+        "htype",
+        "pending",
+        "dist",
+        "destroyed",
+        "n_played",
+        "hand_size",
+        "deck_size",
+        "final_all_hidden",
+        "check_log",
+        "emp_log",
+        "winner",
+        "tok_uses",
+        "obuf",
+        "up_decoys",
+        "unseen_emp",
     )
 
     def copy(self) -> "PublicState":
@@ -142,12 +176,18 @@ class UnrestGame(Game):
     CONFIG = {
         "revolution_reusable": Param(False, bool, doc="C10: Revolution stays available after use"),
         "empire_can_target_area_district_cards": Param(
-            False, bool, doc="C6/C22: Surveillance/Destroy/Redirect may also target cards in the area districts (§7.5 layout)"
+            False,
+            bool,
+            doc="C6/C22: Surveillance/Destroy/Redirect may also target cards in the area districts (§7.5 layout)",
         ),
         "include_mission_12": Param(False, bool, doc="C4/C16: add Coordinated Strike to the mission pool"),
         "revolution_threshold": Param(21, int, min=1, max=80, doc="§10: Revolution needs suit total >= this"),
-        "final_encounter_one_faceup": Param(True, bool, doc="C11/C23: Final Encounter plays 1 face up if possible"),
-        "reveal_all_on_liberation": Param(True, bool, doc="C9/C23: a liberated district turns all its cards face up"),
+        "final_encounter_one_faceup": Param(
+            True, bool, doc="C11/C23: Final Encounter plays 1 face up if possible"
+        ),
+        "reveal_all_on_liberation": Param(
+            True, bool, doc="C9/C23: a liberated district turns all its cards face up"
+        ),
     }
     TEST_CONFIGS = [
         {},
@@ -339,7 +379,14 @@ class UnrestGame(Game):
             # only on the hand size and the number of Decoys
             hand = self.hid.hand
             decoys = sum(1 for c in hand if c >= D.DECOY_FIRST)
-            return (self.num_actions, ph, pub.final, self.config["final_encounter_one_faceup"], len(hand), decoys)
+            return (
+                self.num_actions,
+                ph,
+                pub.final,
+                self.config["final_encounter_one_faceup"],
+                len(hand),
+                decoys,
+            )
         if (ph == EMPIRE_1 or ph == EMPIRE_2) and not self.variant_c6:
             hup = pub.hup
             pend = tuple(-1 if h < 0 else hup[h] for h in pub.pending)
@@ -573,7 +620,7 @@ class UnrestGame(Game):
         self._end_of_round()
 
     def _liberate(self, p: int, m: int) -> None:
-        pub, hid = self.pub, self.hid
+        pub = self.pub
         d = pub.row.pop(p)  # C18: the row closes up and renumbers at once
         pub.area = -1  # the marker's gap no longer names two districts; its job is done
         if self.config["reveal_all_on_liberation"]:
@@ -601,7 +648,10 @@ class UnrestGame(Game):
             return
         # the check is complete with nothing qualifying: a public fact (R3 of §5.4)
         pub.check_log.append(
-            (tuple(tuple(pub.dist[d]) for d in pub.row), tuple(pub.missions[m] for m in range(4) if pub.mission_avail[m]))
+            (
+                tuple(tuple(pub.dist[d]) for d in pub.row),
+                tuple(pub.missions[m] for m in range(4) if pub.mission_avail[m]),
+            )
         )
         if pub.final:
             self._finish(EMPIRE)

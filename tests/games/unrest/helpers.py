@@ -12,7 +12,7 @@ def card(suit: str, value: int) -> int:
     return D.SUITS.index(suit) * 5 + value - 2
 
 
-I = lambda v: card("Intel", v)  # noqa: E731
+I = lambda v: card("Intel", v)  # noqa: E731, E741
 R = lambda v: card("Riots", v)  # noqa: E731
 C = lambda v: card("Coup", v)  # noqa: E731
 S = lambda v: card("Supplies", v)  # noqa: E731

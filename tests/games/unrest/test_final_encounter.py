@@ -3,7 +3,7 @@
 from spyenvs.games.unrest import data as D
 from spyenvs.games.unrest.rules import ASSIGN, EMPIRE, PLAY
 
-from .helpers import DECOYS, C, I, R, S, assign, blockade, new_game, play_action, stage
+from .helpers import DECOYS, I, R, assign, blockade, new_game, play_action, stage
 
 
 def final_state(hand=None, **cfg):
@@ -11,7 +11,14 @@ def final_state(hand=None, **cfg):
     Redirect + Blockade available (the pair not used in round 7)."""
     g = new_game(11, **cfg)
     hand = hand or [I(2), R(5), DECOYS[3]]
-    stage(g, {}, hand=hand, row=[0, 1, 2, 3, 4], missions=(2, 6, 9), padding=[c for c in range(24) if c not in hand])
+    stage(
+        g,
+        {},
+        hand=hand,
+        row=[0, 1, 2, 3, 4],
+        missions=(2, 6, 9),
+        padding=[c for c in range(24) if c not in hand],
+    )
     # stage pads to whole rounds only; build 21 played handles by hand
     pub, hid = g.pub, g.hid
     rest = [c for c in range(24) if c not in hand]

@@ -75,7 +75,9 @@ def test_s5_3_incremental_observation_matches_reference_encoder():
 def test_s5_4_rebel_resample_only_reshuffles_the_deck():
     g = _round_one()
     x = g.resample_hidden(REBEL, np.random.default_rng(1))
-    assert sorted(x.hid.deck) == sorted(g.hid.deck) and x.hid.hand == g.hid.hand and x.hid.hcard == g.hid.hcard
+    assert (
+        sorted(x.hid.deck) == sorted(g.hid.deck) and x.hid.hand == g.hid.hand and x.hid.hcard == g.hid.hcard
+    )
 
 
 def test_s5_4_r1_face_down_destroyed_card_is_never_resampled_as_decoy():
@@ -106,7 +108,12 @@ def test_s5_4_r2_all_face_down_final_play_is_resampled_as_decoys():
 def test_s5_4_r3_past_checks_stay_unqualified_in_resamples():
     # a district holding a face-up Riots 4 and a face-down card, with Espionage available:
     # the completed check says the hidden card is not Intel 4/5/6
-    g = stage(new_game(4), {0: [(R(4), True), (S(2), False), (C(2), True)]}, row=[0, 1, 2, 3, 4], missions=(2, 6, 10))
+    g = stage(
+        new_game(4),
+        {0: [(R(4), True), (S(2), False), (C(2), True)]},
+        row=[0, 1, 2, 3, 4],
+        missions=(2, 6, 10),
+    )
     g.pub.check_log = [((tuple(g.pub.dist[0]), (), (), (), ()), tuple(g.pub.missions))]
     g.touch()
     h = 1
@@ -122,7 +129,12 @@ def test_s5_4_r3_past_checks_stay_unqualified_in_resamples():
 
 
 def test_s5_4_r4_liberate_decision_keeps_a_qualifying_pair():
-    g = stage(new_game(5), {0: [(R(4), True), (I(4), False), (C(2), True)]}, row=[0, 1, 2, 3, 4], missions=(2, 6, 10))
+    g = stage(
+        new_game(5),
+        {0: [(R(4), True), (I(4), False), (C(2), True)]},
+        row=[0, 1, 2, 3, 4],
+        missions=(2, 6, 10),
+    )
     g.hid.deck.extend(g.hid.hand[2:])
     g.hid.hand = g.hid.hand[:2]
     g.pub.hand_size, g.pub.deck_size = 2, len(g.hid.deck)

@@ -6,7 +6,21 @@ import pytest
 from spyenvs.games.unrest import data as D
 from spyenvs.games.unrest.rules import AREA, EMPIRE, LIBERATE, OVER, REBEL
 
-from .helpers import DECOYS, C, I, R, S, assign, blockade, liberate, new_game, play_action, redirect, stage, surveil
+from .helpers import (
+    DECOYS,
+    C,
+    I,
+    R,
+    S,
+    assign,
+    blockade,
+    liberate,
+    new_game,
+    play_action,
+    redirect,
+    stage,
+    surveil,
+)
 
 
 def _to_liberate(g):
@@ -58,7 +72,11 @@ def test_s9_14_decoys_count_for_nothing():
 def test_s10_revolution_threshold_is_configurable():
     cards = [I(6), R(6), S(6)]
     assert not sat(0, cards, 21) and sat(0, cards, 18)
-    g = stage(new_game(0, revolution_threshold=18), {0: [(I(6), True), (R(6), True), (S(6), True)]}, row=[0, 1, 2, 3, 4])
+    g = stage(
+        new_game(0, revolution_threshold=18),
+        {0: [(I(6), True), (R(6), True), (S(6), True)]},
+        row=[0, 1, 2, 3, 4],
+    )
     assert (0, 0) in g.qualifying_pairs()
 
 
@@ -70,7 +88,9 @@ def test_s9_12_face_down_cards_count_for_missions():
         missions=(5, 6, 7),
     )
     assert not g.qualifying_pairs(), "a face-down Intel card blocks Street Riots"
-    g = stage(new_game(1), {0: [(R(6), True), (R(4), True), (S(2), False)]}, row=[0, 1, 2, 3, 4], missions=(5, 6, 7))
+    g = stage(
+        new_game(1), {0: [(R(6), True), (R(4), True), (S(2), False)]}, row=[0, 1, 2, 3, 4], missions=(5, 6, 7)
+    )
     assert g.qualifying_pairs() == [(0, 1)]
 
 
@@ -103,7 +123,10 @@ def test_c8_liberation_is_mandatory_and_the_rebel_chooses_the_pair():
 def test_c18_liberate_positions_follow_the_closed_up_row():
     g = stage(
         new_game(3),
-        {1: [(I(4), True), (R(4), True)] + [(DECOYS[0], False)], 3: [(S(4), True), (R(5), True), (C(2), True)]},
+        {
+            1: [(I(4), True), (R(4), True)] + [(DECOYS[0], False)],
+            3: [(S(4), True), (R(5), True), (C(2), True)],
+        },
         row=[0, 1, 2, 3, 4],
         missions=(2, 6, 10),
     )
@@ -116,7 +139,12 @@ def test_c18_liberate_positions_follow_the_closed_up_row():
 
 
 def test_c9_liberation_reveals_all_face_down_cards():
-    g = stage(new_game(4), {0: [(I(4), True), (R(4), False), (DECOYS[1], False)]}, row=[0, 1, 2, 3, 4], missions=(2, 6, 10))
+    g = stage(
+        new_game(4),
+        {0: [(I(4), True), (R(4), False), (DECOYS[1], False)]},
+        row=[0, 1, 2, 3, 4],
+        missions=(2, 6, 10),
+    )
     _to_liberate(g)
     g.step(liberate(0, 1))
     assert all(g.pub.hup[h] for h in g.pub.dist[0])
@@ -132,7 +160,10 @@ def test_c23_reveal_all_on_liberation_off_keeps_cards_hidden():
 
 
 def test_c10_revolution_is_discarded_unless_reusable():
-    big = {0: [(I(6), True), (R(6), True), (C(6), True), (S(6), True)], 1: [(I(5), True), (R(5), True), (C(5), True), (S(5), True), (I(4), True)]}
+    big = {
+        0: [(I(6), True), (R(6), True), (C(6), True), (S(6), True)],
+        1: [(I(5), True), (R(5), True), (C(5), True), (S(5), True), (I(4), True)],
+    }
     for reusable in (False, True):
         g = new_game(5, revolution_reusable=reusable)
         stage(g, big, row=[0, 1, 2, 3, 4], missions=(1, 4, 8))

@@ -7,11 +7,32 @@ import pytest
 from spyenvs.core import IllegalActionError
 from spyenvs.games.unrest import data as D
 from spyenvs.games.unrest.rules import (
-    AREA, ASSIGN, EMPIRE, EMPIRE_1, EMPIRE_2, LOC_DESTROYED, LOC_DISTRICT, PLAY, REBEL,
+    AREA,
+    ASSIGN,
+    EMPIRE,
+    EMPIRE_1,
+    EMPIRE_2,
+    LOC_DESTROYED,
+    LOC_DISTRICT,
+    PLAY,
+    REBEL,
 )
 
 from .helpers import (
-    DECOYS, C, I, R, S, assign, blockade, destroy, new_game, play_action, redirect, slot_of, stage, surveil,
+    DECOYS,
+    C,
+    I,
+    R,
+    S,
+    assign,
+    blockade,
+    destroy,
+    new_game,
+    play_action,
+    redirect,
+    slot_of,
+    stage,
+    surveil,
 )
 
 
@@ -105,7 +126,11 @@ def _to_empire(seed=4, hand=None, area=1):
 def test_c5_s4_3_empire_takes_two_different_tokens():
     g = _to_empire()
     first = g.legal_actions()
-    assert {a // 3 for a in first if a < 6} == {0, 1} and any(6 <= a < 21 for a in first) and blockade(1) in first
+    assert (
+        {a // 3 for a in first if a < 6} == {0, 1}
+        and any(6 <= a < 21 for a in first)
+        and blockade(1) in first
+    )
     g.step(destroy(0))
     assert g.pub.phase == EMPIRE_2 and g.current_player == EMPIRE
     second = g.legal_actions()
