@@ -238,3 +238,28 @@ def test_s4_5d_draw_three_then_final_encounter_with_the_last_card():
     if not g.is_over:
         assert g.pub.final and g.pub.phase == PLAY and len(g.hid.hand) == 3 and g.hid.deck == []
         assert g.pub.area == -1
+
+
+def test_s9_19_surveilled_decoy_stays_face_up_and_counts_for_nothing():
+    g = _to_empire(area=0)
+    s = slot_of(g, DECOYS[0])
+    h = g.pub.pending[s]
+    g.step(surveil(s))
+    assert g.pub.hup[h] and g.pub.htype[h] == D.DECOY_TYPE
+    g.step(blockade(1))  # everything auto-assigned to position 0
+    d = g.pub.row[0]
+    assert h in g.pub.dist[d] and g.pub.hup[h]
+    obs = g.observe(EMPIRE)
+    assert g.layout.view(obs, "handle_type")[h, D.DECOY_TYPE] == 1
+    assert g.layout.view(obs, "unseen")[D.DECOY_TYPE] == 0.75
+
+
+def test_s4_3_empire_actions_are_presented_even_when_forced():
+    g = _to_empire(area=0)
+    g.step(surveil(1))
+    g.step(blockade(0))
+    g.step(0)
+    hand = g.hid.hand
+    up = next(c for c in hand if c < 20)
+    g.step(play_action(g, up, [c for c in hand if c != up][:2]))
+    assert g.current_player == EMPIRE and g.pub.phase == EMPIRE_1
