@@ -75,7 +75,12 @@ def make_opponent(spec: str, game: Game, seat: int, seed: int | None = None):
         ) from exc
     maker = getattr(agents, "make_policy", None)
     if maker is None:
-        raise PlayError(f"opponent {spec!r} needs agents.make_policy, which this install lacks; use --vs random")
+        where = ", ".join(getattr(agents, "__path__", [])) or getattr(agents, "__file__", "?")
+        raise PlayError(
+            f"opponent {spec!r} needs agents.make_policy, which the 'agents' package found at {where} lacks "
+            "(an editable install made before agents/__init__.py existed: run pip install -e . again); "
+            "or use --vs random"
+        )
     policy = maker(spec, seed=seed)
     bind = getattr(policy, "bind", None)
     return bind(game, seat) if bind is not None else policy
