@@ -206,6 +206,12 @@ def run(args) -> int:
         with open(os.path.join(args.out, "tournament.md"), "w") as f:
             f.write(text)
         print(f"wrote {args.out}/tournament.json and tournament.md", file=sys.stderr)
+    if getattr(args, "curve", None):
+        with open(args.curve) as f:
+            history = json.load(f)
+        png = os.path.join(args.out or os.path.dirname(os.path.abspath(args.curve)), "learning_curve.png")
+        plot_learning_curve(history, png, f"{args.env_id} self-play")
+        print(f"wrote {png}", file=sys.stderr)
     return 0
 
 

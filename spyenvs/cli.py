@@ -209,6 +209,8 @@ def _add_eval_arguments(p) -> None:
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
     p.add_argument("--out", default=None, help="folder for tournament.json and tournament.md")
     p.add_argument("--max-decisions", type=int, default=5000)
+    p.add_argument("--curve", metavar="HISTORY.json", default=None,
+                   help="also plot a training run's history.json as learning_curve.png (in --out, else beside it)")
     p.add_argument("--quiet", action="store_true")
 
 

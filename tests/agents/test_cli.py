@@ -1,0 +1,47 @@
+"""`spyenvs eval` and `spyenvs train` end to end on a registered game (tiny sizes)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import spyenvs
+from spyenvs.cli import main
+
+GAME = "unrest_v0"  # short games: the cheapest registered env for a smoke test
+pytestmark = pytest.mark.skipif(GAME not in spyenvs.ENV_IDS, reason=f"{GAME} not registered")
+
+
+def test_eval_writes_json_markdown_and_learning_curve(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    hist = tmp_path / "history.json"
+    hist.write_text(json.dumps([
+        {"timesteps": 100, "vs": {"random": {"rebel": {"rate": 0.4, "low": 0.2, "high": 0.6}}}},
+        {"timesteps": 200, "vs": {"random": {"rebel": {"rate": 0.6, "low": 0.4, "high": 0.8}}}},
+    ]))
+    out = tmp_path / "out"
+    assert main(["eval", GAME, "random", "heuristic", "--games", "4", "--out", str(out), "--quiet",
+                 "--curve", str(hist)]) == 0
+    result = json.loads((out / "tournament.json").read_text())
+    assert result["population"] == ["random", "heuristic"] and set(result["elo"]) == {"random", "heuristic"}
+    assert (out / "tournament.md").read_text().startswith("### unrest_v0")
+    assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "| policy | Elo |" in capsys.readouterr().out
+
+
+def test_eval_rejects_unknown_policy(capsys):
+    assert main(["eval", GAME, "random", "nonsense", "--games", "2", "--quiet"]) == 2
+    assert "allowed" in capsys.readouterr().err
+
+
+def test_train_command_runs_and_prints_win_rates(tmp_path, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    assert main(["train", GAME, "--out", str(tmp_path), "--timesteps", "256", "--quiet",
+                 "--opt", "vec_env=dummy", "--opt", "ppo.n_steps=128", "--opt", "ppo.batch_size=64",
+                 "--opt", "eval.every=100000", "--opt", "eval.games=4", "--opt", "eval.final_games=8",
+                 "--opt", "league.snapshot_every=128"]) == 0
+    out = capsys.readouterr().out
+    assert "| rebel |" in out and "| empire |" in out and "vs heuristic" in out
+    assert (tmp_path / "final.pt").is_file()
