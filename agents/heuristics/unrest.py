@@ -3,10 +3,12 @@ Empire. Both decode only their own observation (named layout blocks) and the mas
 card, mission and action tables come from the game's static data.
 
 Rebel: it knows every card it played (face-down types are in its own view). It
-scores a district by its best *progress* towards a still-available mission (1 when
-satisfied; partial credit for sums, counts and suits; poison cards such as Intel
-for Street Riots count against). It picks the area whose two districts its hand
-can push furthest, plays the three cards that add most there (showing the least
+scores the board as the best sum, over districts matched to *distinct* available
+missions, of progress cubed (1 when satisfied; partial credit for sums, counts and
+suits; poison cards such as Intel for Street Riots count against; cubing makes
+finishing one district worth more than spreading). It picks the area where three
+of its hand cards add most, plays the three cards that add most there (Decoys
+early: they must be played some time and soak up the Empire's tokens; the least
 useful suit card face up), assigns each pending card where it adds most, and
 liberates with the least general mission first (Revolution last).
 
