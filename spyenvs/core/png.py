@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 
 
-def png_bytes(rgb: np.ndarray) -> bytes:
+def png_bytes(rgb: np.ndarray, level: int = 6) -> bytes:
+    """PNG of an (H, W, 3) uint8 array; zlib ``level`` 6 is ~3x faster than 9 for
+    board pictures and barely larger (replay pages hold hundreds of them)."""
     rgb = np.ascontiguousarray(rgb, dtype=np.uint8)
     if rgb.ndim != 3 or rgb.shape[2] != 3:
         raise ValueError(f"expected an (H, W, 3) array, got shape {rgb.shape}")
@@ -22,8 +24,8 @@ def png_bytes(rgb: np.ndarray) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
     header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw.tobytes(), 9)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw.tobytes(), level)) + chunk(b"IEND", b"")
 
 
-def write_png(path: str | Path, rgb: np.ndarray) -> None:
-    Path(path).write_bytes(png_bytes(rgb))
+def write_png(path: str | Path, rgb: np.ndarray, level: int = 9) -> None:
+    Path(path).write_bytes(png_bytes(rgb, level))
