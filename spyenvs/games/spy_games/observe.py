@@ -9,6 +9,8 @@ Non-zero entries are collected as (index, value) lists and written in one go.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from spyenvs.core import Layout
@@ -103,6 +105,7 @@ class _Starts:
             setattr(self, name, b.start)
         self.size = layout.size
         self.has_pins = "pins" in layout.blocks
+        self.zeros = array("f", bytes(4 * layout.size))
         last = layout.blocks["agent_known_scout"]
         self.seg_end = last.start + last.size
         seg0 = self.seg_start = layout.blocks["negotiation"].start
@@ -245,9 +248,13 @@ def encode(g, v: int) -> np.ndarray:
     S = g._starts
     n = g.n
     h = g.h
-    obs = np.zeros(S.size, np.float32)
-    idx: list[int] = []
-    on = idx.append
+    # one-hots and scalars go into a fresh array.array (cheap item writes); the public
+    # segment and the hand are then written through a numpy view of it
+    buf = S.zeros[:]
+
+    def on(i):
+        buf[i] = 1.0
+
     st = g.stage
     over = st == D.S_OVER
     on(S.round + g.round)
@@ -258,11 +265,9 @@ def encode(g, v: int) -> np.ndarray:
         on(S.decider + (g.decider - v) % n)
         on(S.active + (g.active - v) % n)
     on(S.first_player + (g.first - v) % n)
-    obs[S.seg_start:S.seg_end] = np.frombuffer(g.pub, np.float32)[S.perms[v]]
     for j, kind in enumerate(h.plans[v]):
         if kind >= 0:
             on(S.own_plans + NK * j + kind)
-    obs[S.own_hand:S.own_hand + NK] = np.frombuffer(h.hf[v], np.float32)
     if h.alloc[v] >= 0:
         on(S.own_alloc + h.alloc[v])
     if g.decl:
@@ -311,10 +316,10 @@ def encode(g, v: int) -> np.ndarray:
                 on(bo + 5 + src)
         if g.cf_revealed:
             on(S.conf_revealed)
-            obs[S.conf_totals] = g.cf_total[0] / 10.0
-            obs[S.conf_totals + 1] = g.cf_total[1] / 10.0
-            obs[S.conf_a1] = g.cf_a1[0] / 3.0
-            obs[S.conf_a1 + 1] = g.cf_a1[1] / 3.0
+            buf[S.conf_totals] = g.cf_total[0] / 10.0
+            buf[S.conf_totals + 1] = g.cf_total[1] / 10.0
+            buf[S.conf_a1] = g.cf_a1[0] / 3.0
+            buf[S.conf_a1 + 1] = g.cf_a1[1] / 3.0
         else:
             for x, w in enumerate((g.cf_I, g.cf_D)):
                 if w == v and h.add[x] >= 0:
@@ -331,7 +336,7 @@ def encode(g, v: int) -> np.ndarray:
         on(b + 4 + (g.res_B - v) % n)
         on(b + 8 + g.res_k)
         on(b + 11 + g.res_j)
-        obs[S.res_picks_left] = g.res_left / 4.0
+        buf[S.res_picks_left] = g.res_left / 4.0
         if st == D.S_RAID:
             bb = g.base[g.res_B]
             for c in range(n):
@@ -341,7 +346,7 @@ def encode(g, v: int) -> np.ndarray:
             for w, j in g._others_spies_in(g.res_B * 3 + g.res_k, g.res_A):
                 on(S.pick_options + 4 + 5 * ((w - v) % n) + j)
     if g.phase == 3:
-        obs[S.str_used] = g.s_used / 4.0
+        buf[S.str_used] = g.s_used / 4.0
         if g.s_j >= 0:
             on(S.str_pending + g.s_j)
             if g.s_block:
@@ -355,6 +360,8 @@ def encode(g, v: int) -> np.ndarray:
             if row:
                 b = S.pins + NK * (i - 1)
                 for k, c in row.items():
-                    obs[b + k] = c
-    obs[np.fromiter(idx, np.intp, len(idx))] = 1.0
+                    buf[b + k] = c
+    obs = np.frombuffer(buf, np.float32)
+    obs[S.seg_start:S.seg_end] = np.frombuffer(g.pub, np.float32)[S.perms[v]]
+    obs[S.own_hand:S.own_hand + NK] = np.frombuffer(h.hf[v], np.float32)
     return obs
