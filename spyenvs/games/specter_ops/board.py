@@ -95,23 +95,31 @@ def dist(a: int, b: int) -> int:
     return max(abs(_ROW[a] - _ROW[b]), abs(_COLI[a] - _COLI[b]))
 
 
+def _ball(i: int, k: int) -> int:
+    r, c = divmod(i, W)
+    lo, hi = max(0, c - k), min(W - 1, c + k)
+    rowmask = ((1 << (hi - lo + 1)) - 1) << lo
+    b = 0
+    for rr in range(max(0, r - k), min(H - 1, r + k) + 1):
+        b |= rowmask << (rr * W)
+    return b
+
+
 #: BALL[k][i]: open cells within Chebyshev distance k of i (k = 0..4)
-BALL: list[list[int]] = []
-for _k in range(5):
-    BALL.append([bits(j for j in range(N) if dist(i, j) <= _k) & OPEN for i in range(N)])
+BALL: list[list[int]] = [[_ball(i, k) & OPEN for i in range(N)] for k in range(5)]
 
 ROW_EQ = [bits(r * W + c for c in range(W)) for r in range(H)]
 COL_EQ = [bits(r * W + c for r in range(H)) for c in range(W)]
-ROW_LT = [0] * H
-ROW_GT = [0] * H
+ROW_LT = [(1 << (r * W)) - 1 for r in range(H)]
+ROW_GT = [ALL & ~((1 << ((r + 1) * W)) - 1) for r in range(H)]
 COL_LT = [0] * W
 COL_GT = [0] * W
-for _r in range(H):
-    ROW_LT[_r] = bits(j for j in range(N) if _ROW[j] < _r)
-    ROW_GT[_r] = bits(j for j in range(N) if _ROW[j] > _r)
 for _c in range(W):
-    COL_LT[_c] = bits(j for j in range(N) if _COLI[j] < _c)
-    COL_GT[_c] = bits(j for j in range(N) if _COLI[j] > _c)
+    for _cc in range(W):
+        if _cc < _c:
+            COL_LT[_c] |= COL_EQ[_cc]
+        elif _cc > _c:
+            COL_GT[_c] |= COL_EQ[_cc]
 
 SENSOR_DIRS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW", "here")
 
@@ -155,11 +163,30 @@ WALK = _walk_table(OPEN, 5)
 ROADWALK = _walk_table(ROAD, 10)
 
 
+_WALK_DIST: dict[int, dict[int, int]] = {}
+_WALK_CELLS: dict[tuple[int, int], list[int]] = {}
+
+
 def walk_distance(a: int, b: int, limit: int = 5) -> int:
-    for d in range(limit + 1):
-        if (WALK[d][a] >> b) & 1:
-            return d
-    return 99
+    """Shortest walk (king steps over open cells) from a to b, 99 beyond 5."""
+    table = _WALK_DIST.get(a)
+    if table is None:
+        table = {}
+        for d in range(5, -1, -1):
+            for c in cells_of(WALK[d][a]):
+                table[c] = d
+        _WALK_DIST[a] = table
+    d = table.get(b, 99)
+    return d if d <= limit else 99
+
+
+def walk_cells(budget: int, a: int) -> list[int]:
+    """Cells within walking distance ``budget`` of a, ascending (shared list: do not modify)."""
+    key = (budget, a)
+    out = _WALK_CELLS.get(key)
+    if out is None:
+        out = _WALK_CELLS[key] = cells_of(WALK[budget][a])
+    return out
 
 
 def road_distance(a: int, b: int) -> int:

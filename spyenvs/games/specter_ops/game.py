@@ -74,7 +74,9 @@ class SpecterOps(Rules, Game):
                     f"allowed: {nh} distinct names from {', '.join(HUNTER_NAMES)}, comma-separated, or None"
                 )
             self._fixed_hunters = tuple(HUNTER_NAMES.index(x) for x in names)
+        self.escape_bits_static = B.bits(B.ESCAPES + (B.ESCAPE_EXTRA if n >= 4 else []))
         self.layout, self._static = build_layout(self)
+        self._starts = {name: b.start for name, b in self.layout.blocks.items()}
 
     def _new_game(self):
         self._new_state()

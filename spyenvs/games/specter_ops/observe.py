@@ -4,6 +4,8 @@ egocentrically (the observing hunter first); agents as main, second."""
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from spyenvs.core import Layout
@@ -25,11 +27,11 @@ PLANES = [
     ("hunter_3", "hunter slot 3"),
     ("smoke", "smoke clouds"),
     ("flash", "flash-bang tokens"),
-    ("hunter_vision", "union of the hunters' current sight (public)"),
     ("sighting_main", "latest placement of the main agent: 1 seen / 0.5 last seen"),
     ("sighting_second", "latest placement of the second agent (5p)"),
     ("own_position", "the observer's own cell if it is an agent"),
     ("own_path", "cells the observing agent occupied this turn"),
+    ("hunter_vision", "union of the hunters' current sight (public)"),
 ]
 BELIEF_PLANES = [
     ("belief_main", "cells where the main agent can be, from the observer's knowledge (§6.1)"),
@@ -67,75 +69,73 @@ def build_layout(game):
     board = static[lay.blocks["board"].slice].reshape(len(planes), B.N)
     board[0] = B.to_plane(B.STRUCT)
     board[1] = B.to_plane(B.ROAD)
+    board[2] = B.to_plane(game.escape_bits_static)
     return lay, static
 
 
 def observe(game, p):
+    """The observation of role p: static planes copied, sparse cells and flags set
+    by index, the three dense planes (vision, beliefs) unpacked from bitsets."""
     lay = game.layout
-    obs = game._static.copy()
     blocks = lay.blocks
     nplanes = blocks["board"].shape[0]
-    board = obs[blocks["board"].slice].reshape(nplanes, B.N)
-    kind = game._viewer_kind(p) if game.round >= 0 else "hunter"
+    N = B.N
+    kind = game._viewer_kind(p)
     nh = game.nh
     traitor_undisclosed = game._h_traitor >= 0 and not game.exposed
     me_seat = p - 1 if kind == "hunter" else -1
     slots = [(me_seat + k) % nh for k in range(nh)] if me_seat >= 0 else list(range(nh))
-    board[2] = B.to_plane(game.escape_bits)
+    obs = game._static.copy()
+    ones = array("q")  # flat indices set to 1 (array: no list conversion at the end)
+    vi = array("q")  # flat indices with other values
+    vv = array("f")
     # objectives
-    obj = 0
-    cand = 0
+    cand = []
     for s in range(4):
         if s in game.completed:
-            continue
-        if not game.big or kind == "agent":
-            obj |= 1 << game._h_obj[s]
+            ones.append(4 * N + game._h_obj[s])
+        elif not game.big or kind == "agent":
+            ones.append(3 * N + game._h_obj[s])
         else:
             for o in B.OBJECTIVES[s]:
-                cand |= 1 << o
-    comp = 0
-    for s in game.completed:
-        comp |= 1 << game._h_obj[s]
-    if obj:
-        board[3] = B.to_plane(obj)
-    if cand:
-        board[3] += B.to_plane(cand) * np.float32(1 / 6)
-    if comp:
-        board[4] = B.to_plane(comp)
-    board[5, game.vpos] = 1
+                vi.append(3 * N + o)
+                vv.append(1 / 6)
+    ones.append(5 * N + game.vpos)
     vision = 0
+    started = game.round > 0
     for k, s in enumerate(slots):
-        if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
-            board[6 + k, game.hpos[s]] = 1
-        if game.hin[s] and game.round > 0:
-            vision |= game._sight(s)
+        if game.hin[s]:
+            if not game.riding[s] and game.hpos[s] >= 0:
+                ones.append((6 + k) * N + game.hpos[s])
+            if started:
+                vision |= game._sight(s)
     if game.smoke_bits:
-        board[10] = B.to_plane(game.smoke_bits)
+        for c in B.cells_of(game.smoke_bits):
+            ones.append(10 * N + c)
     for t in game.flash:
-        board[11, t] = 1
-    if vision:
-        board[12] = B.to_plane(vision)
+        ones.append(11 * N + t)
     for a in range(2):
         pa = game.pa[a]
         if pa.sight_cell >= 0:
-            board[13 + a, pa.sight_cell] = 1.0 if pa.sight_kind == SEEN else 0.5
-    own = -1
-    if kind == "agent":
-        own = 0
-    elif kind == "second":
-        own = 1
-    if own >= 0 and own < len(game.ag) and game.ag[own].in_play and game.round > 0:
+            if pa.sight_kind == SEEN:
+                ones.append((12 + a) * N + pa.sight_cell)
+            else:
+                vi.append((12 + a) * N + pa.sight_cell)
+                vv.append(0.5)
+    own = 0 if kind == "agent" else (1 if kind == "second" else -1)
+    if own >= 0 and own < len(game.ag) and game.ag[own].in_play and started:
         ag = game.ag[own]
-        board[15, ag.pos] = 1
-        for c in ag.path:
-            board[16, c] = 1
-    if nplanes > 17 and game.round > 0:
+        ones.append(14 * N + ag.pos)
+        for c in set(ag.path):
+            ones.append(15 * N + c)
+    dense = [vision, 0, 0]
+    if nplanes > 17 and started:
         for a in range(2):
             bel = game.bel[a]
             if bel is None or not game.pa[a].in_play:
                 continue
             if own == a:
-                board[17 + a, game.ag[a].pos] = 1
+                dense[1 + a] = 1 << game.ag[a].pos
                 continue
             keys = None
             if a == 0 and traitor_undisclosed and kind == "hunter":
@@ -146,93 +146,131 @@ def observe(game, p):
             u = bel.union(keys)
             if a == 0 and game.cur == 0 and game.dec in (A1, A2, A2T, A3, A4) and game.tr is not None:
                 u &= game.tr["pre_mask"]
-            if u:
-                board[17 + a] = B.to_plane(u)
+            dense[1 + a] = u
+        raw = np.unpackbits(np.frombuffer(
+            dense[0].to_bytes(92, "little") + dense[1].to_bytes(92, "little") + dense[2].to_bytes(92, "little"),
+            np.uint8), bitorder="little")[: 3 * N]
+        obs[16 * N:19 * N] = raw
+    elif vision:
+        obs[16 * N:17 * N] = B.to_plane(vision)
     # ---------------------------------------------------------------- vectors
-    o = blocks["round"].start
-    obs[o] = game.round / 40
+    st = game._starts
+    vi.append(st["round"])
+    vv.append(game.round / 40)
     if game.actor == p:  # other seats' sub-steps stay private (C58)
-        obs[blocks["decision"].start + game.dec] = 1
-    o = blocks["me"].start
-    obs[o + {"agent": 0, "hunter": 1, "second": 2}[kind]] = 1
+        ones.append(st["decision"] + game.dec)
+    o = st["me"]
+    ones.append(o + {"agent": 0, "hunter": 1, "second": 2}[kind])
     if kind == "hunter" and traitor_undisclosed and me_seat == game._h_traitor:
-        obs[o + 3] = 1
+        ones.append(o + 3)
     if game.actor == p and game.winner is None:
-        obs[o + 4] = 1
+        ones.append(o + 4)
     if kind == "agent" and game._h_traitor >= 0:
-        obs[blocks["traitor_seat"].start + game._h_traitor] = 1
-    o = blocks["hunters"].start
+        ones.append(st["traitor_seat"] + game._h_traitor)
+    o = st["hunters"]
     for k, s in enumerate(slots):
         base = o + k * 16
         if game.hchar[s] >= 0:
-            obs[base + game.hchar[s]] = 1
-        obs[base + 4] = game.hin[s]
-        obs[base + 5] = game.riding[s] and game.hin[s]
-        obs[base + 6] = game.stunned[s]
-        obs[base + 7] = game.blind[s]
-        obs[base + 8] = game.acted[s]
-        obs[base + 9] = game.revoked[s]
-        obs[base + 10] = game.actor == s + 1 and game.winner is None
-        obs[base + 11] = game.exposed and game._h_traitor == s
+            ones.append(base + game.hchar[s])
+        if game.hin[s]:
+            ones.append(base + 4)
+            if game.riding[s]:
+                ones.append(base + 5)
+        if game.stunned[s]:
+            ones.append(base + 6)
+        if game.blind[s]:
+            ones.append(base + 7)
+        if game.acted[s]:
+            ones.append(base + 8)
+        if game.revoked[s]:
+            ones.append(base + 9)
+        if game.actor == s + 1 and game.winner is None:
+            ones.append(base + 10)
+        if game.exposed and game._h_traitor == s:
+            ones.append(base + 11)
         if game.sniper[s] >= 0:
-            obs[base + 12 + game.sniper[s]] = 1
-    obs[blocks["vehicle"].start] = (10 - game.vused) / 10
-    o = blocks["objectives"].start
+            ones.append(base + 12 + game.sniper[s])
+    vi.append(st["vehicle"])
+    vv.append((10 - game.vused) / 10)
+    o = st["objectives"]
     for s in game.completed:
-        obs[o + s] = 1
-    obs[o + 4] = len(game.completed) / 4
-    obs[blocks["precog"].start] = game.precog
-    o = blocks["agents"].start
+        ones.append(o + s)
+    vi.append(o + 4)
+    vv.append(len(game.completed) / 4)
+    if game.precog:
+        ones.append(st["precog"])
+    o = st["agents"]
     for a in range(2):
         pa = game.pa[a]
+        if not pa.active:
+            continue
         base = o + a * AGENT_FEATS
-        obs[base] = pa.in_play
-        obs[base + 1] = pa.escaped
-        obs[base + 2] = pa.active
+        if pa.in_play:
+            ones.append(base)
+        if pa.escaped:
+            ones.append(base + 1)
+        ones.append(base + 2)
         if pa.char_known >= 0:
-            obs[base + 3] = 1
-            obs[base + 5 + pa.char_known] = 1
-        elif pa.active:
-            obs[base + 4] = 1
-        obs[base + 9] = min(pa.damage / 8, 1.0)
-        obs[base + 10] = pa.public_now
+            ones.append(base + 3)
+            ones.append(base + 5 + pa.char_known)
+        else:
+            ones.append(base + 4)
+        if pa.damage:
+            vi.append(base + 9)
+            vv.append(min(pa.damage / 8, 1.0))
+        if pa.public_now:
+            ones.append(base + 10)
         if pa.sight_kind == SEEN:
-            obs[base + 11] = 1
+            ones.append(base + 11)
         elif pa.sight_kind == LAST_SEEN:
-            obs[base + 12] = 1
+            ones.append(base + 12)
         if pa.sight_cell >= 0:
-            obs[base + 13] = min((game.round - pa.sight_round) / 40, 1.0)
+            vi.append(base + 13)
+            vv.append(min((game.round - pa.sight_round) / 40, 1.0))
+        uses = pa.uses
         for t in range(8):
-            obs[base + 14 + t] = min(pa.uses[t] / 2, 1.0)
-        obs[base + 22] = min(len(pa.rotated) / 4, 1.0)
-        obs[base + 23] = pa.ncards / 5
+            if uses[t]:
+                vi.append(base + 14 + t)
+                vv.append(min(uses[t] / 2, 1.0))
+        vi.append(base + 22)
+        vv.append(min(len(pa.rotated) / 4, 1.0))
+        vi.append(base + 23)
+        vv.append(pa.ncards / 5)
         if pa.sensor >= 0:
-            obs[base + 24 + pa.sensor] = 1
+            ones.append(base + 24 + pa.sensor)
         if pa.close >= 0:
-            obs[base + 34 + pa.close] = 1
+            ones.append(base + 34 + pa.close)
     if own >= 0 and own < len(game.ag):
         ag = game.ag[own]
-        base = blocks["private"].start
+        base = st["private"]
         if ag.char >= 0:
-            obs[base + ag.char] = 1
-        obs[base + 4] = max(ag.hp, 0) / 8
-        obs[base + 5] = ag.maxhp / 8
+            ones.append(base + ag.char)
+        vi.extend((base + 4, base + 5, base + 17, base + 18))
+        vv.extend((max(ag.hp, 0) / 8, ag.maxhp / 8, ag.steps / 6, ag.max_steps / 6))
+        charges = [0] * 8
         for t, ch in ag.hand:
-            obs[base + 6 + t] = min(obs[base + 6 + t] + ch / 2, 1.0)
-        obs[base + 14] = ag.stealth
-        obs[base + 15] = ag.velocity
-        obs[base + 16] = ag.holo_used
-        obs[base + 17] = ag.steps / 6
-        obs[base + 18] = ag.max_steps / 6
-        obs[base + 19] = ag.card_used
+            charges[t] += ch
+        for t in range(8):
+            if charges[t]:
+                vi.append(base + 6 + t)
+                vv.append(min(charges[t] / 2, 1.0))
+        for flag, k in ((ag.stealth, 14), (ag.velocity, 15), (ag.holo_used, 16), (ag.card_used, 19),
+                        (ag.window, 28), (ag.moved3, 29)):
+            if flag:
+                ones.append(base + k)
         if ag.pending_card >= 0:
-            obs[base + 20 + ag.pending_card] = 1
-        obs[base + 28] = ag.window
-        obs[base + 29] = ag.moved3
+            ones.append(base + 20 + ag.pending_card)
     ht = game.ht
     if ht is not None and game.actor == ht["seat"] + 1 and game.winner is None:
-        o = blocks["hunter_turn"].start
-        obs[o] = min(ht["moved"], 5) / 5
-        obs[o + 1] = ht["walk5"]
-        obs[o + 2] = ht["rode"]
+        o = st["hunter_turn"]
+        vi.append(o)
+        vv.append(min(ht["moved"], 5) / 5)
+        if ht["walk5"]:
+            ones.append(o + 1)
+        if ht["rode"]:
+            ones.append(o + 2)
+    if ones:
+        obs[np.frombuffer(ones, np.int64)] = 1.0
+    if vi:
+        obs[np.frombuffer(vi, np.int64)] = np.frombuffer(vv, np.float32)
     return obs

@@ -20,6 +20,8 @@ from .data import (
 )
 
 BALL = B.BALL
+#: legal-action tuples -> read-only int8 masks (masks repeat a lot: neighbour steps, walks)
+_MASKS: dict[tuple, np.ndarray] = {}
 SIGHT = B.SIGHT
 OPEN = B.OPEN
 
@@ -240,9 +242,16 @@ class Rules:
     def _set(self, dec, actor, legal):
         self.dec = dec
         self.actor = actor
-        self.legal = tuple(legal)
-        m = np.zeros(NUM_ACTIONS, np.int8)
-        m[list(self.legal)] = 1
+        key = tuple(legal)
+        self.legal = key
+        m = _MASKS.get(key)
+        if m is None:
+            if len(_MASKS) > 20000:
+                _MASKS.clear()
+            m = np.zeros(NUM_ACTIONS, np.int8)
+            m[list(key)] = 1
+            m.flags.writeable = False  # shared between states: callers must copy
+            _MASKS[key] = m
         self.mask = m
 
     # ------------------------------------------------------------------ helpers
@@ -948,7 +957,7 @@ class Rules:
                 legal.append(SENSOR)
             legal += [EXIT, NO]
         else:
-            legal += B.cells_of(B.WALK[budget][pos])
+            legal += B.walk_cells(budget, pos)
             if not revoked:
                 if (B.WALK[budget][pos] >> self.vpos) & 1:
                     legal.append(ENTER)
@@ -960,7 +969,8 @@ class Rules:
             legal.append(POSTCOG)
         if s == self._h_traitor and not self.exposed:
             legal.append(REVEAL)
-        self._set(H2V if self.riding[s] else H2, s + 1, sorted(legal))
+        legal.sort()
+        self._set(H2V if self.riding[s] else H2, s + 1, legal)
 
     def _h_action(self, action):
         ht = self.ht
@@ -1067,7 +1077,8 @@ class Rules:
             if s != traitor and (es >> ag.pos) & 1:
                 seen = ag.pos
             if hs is None:
-                hs = tuple((j, self._hspace(j), self._sight(j)) for j in range(self.nh) if self.hin[j])
+                # every hunter's sight is needed only to prune traitor hypotheses (5p)
+                hs = tuple((j, self._hspace(j), self._sight(j)) for j in range(self.nh) if self.hin[j]) if traitor >= 0 else ()
             prune = False
             if seen >= 0:
                 self._reveal_char(a)
