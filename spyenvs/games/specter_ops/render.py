@@ -148,6 +148,21 @@ def render_rgb(game, viewer=None):
         if i in objs:
             draw_text(img, x + 5, y + 2, str(objs[i] + 1), (255, 255, 255))
 
+    # dashed centre lines of the road strips
+    for _name, cells in B.STRIPS:
+        rows = sorted({c // B.W for c in cells})
+        cols = sorted({c % B.W for c in cells})
+        if len(cols) == 2:  # vertical strip: line between its two columns
+            x = left + cols[1] * CELL - 1
+            for r in rows:
+                y = top + r * CELL
+                img[y + 4:y + CELL - 4, x - 1:x + 1] = COLORS["line"]
+        else:
+            y = top + rows[1] * CELL - 1
+            for c in cols:
+                x = left + c * CELL
+                img[y - 1:y + 1, x + 4:x + CELL - 4] = COLORS["line"]
+
     def token(i, color, label, inset=3):
         r, c = divmod(i, B.W)
         y, x = top + r * CELL, left + c * CELL
