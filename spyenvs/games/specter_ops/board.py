@@ -189,6 +189,18 @@ def walk_cells(budget: int, a: int) -> list[int]:
     return out
 
 
+_ROAD_CELLS: dict[tuple[int, int], list[int]] = {}
+
+
+def road_cells(budget: int, a: int) -> list[int]:
+    """Road cells the vehicle can reach from a within budget, a itself excluded."""
+    key = (budget, a)
+    out = _ROAD_CELLS.get(key)
+    if out is None:
+        out = _ROAD_CELLS[key] = cells_of(ROADWALK[budget][a] & ~(1 << a))
+    return out
+
+
 def road_distance(a: int, b: int) -> int:
     for d in range(11):
         if (ROADWALK[d][a] >> b) & 1:

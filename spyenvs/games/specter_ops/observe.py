@@ -89,45 +89,48 @@ def observe(game, p):
     ones = array("q")  # flat indices set to 1 (array: no list conversion at the end)
     vi = array("q")  # flat indices with other values
     vv = array("f")
+    one = ones.append
+    via = vi.append
+    vva = vv.append
     # objectives
     cand = []
     for s in range(4):
         if s in game.completed:
-            ones.append(4 * N + game._h_obj[s])
+            one(4 * N + game._h_obj[s])
         elif not game.big or kind == "agent":
-            ones.append(3 * N + game._h_obj[s])
+            one(3 * N + game._h_obj[s])
         else:
             for o in B.OBJECTIVES[s]:
-                vi.append(3 * N + o)
-                vv.append(1 / 6)
-    ones.append(5 * N + game.vpos)
+                via(3 * N + o)
+                vva(1 / 6)
+    one(5 * N + game.vpos)
     vision = 0
     started = game.round > 0
     for k, s in enumerate(slots):
         if game.hin[s]:
             if not game.riding[s] and game.hpos[s] >= 0:
-                ones.append((6 + k) * N + game.hpos[s])
+                one((6 + k) * N + game.hpos[s])
             if started:
                 vision |= game._sight(s)
     if game.smoke_bits:
         for c in B.cells_of(game.smoke_bits):
-            ones.append(10 * N + c)
+            one(10 * N + c)
     for t in game.flash:
-        ones.append(11 * N + t)
+        one(11 * N + t)
     for a in range(2):
         pa = game.pa[a]
         if pa.sight_cell >= 0:
             if pa.sight_kind == SEEN:
-                ones.append((12 + a) * N + pa.sight_cell)
+                one((12 + a) * N + pa.sight_cell)
             else:
-                vi.append((12 + a) * N + pa.sight_cell)
-                vv.append(0.5)
+                via((12 + a) * N + pa.sight_cell)
+                vva(0.5)
     own = 0 if kind == "agent" else (1 if kind == "second" else -1)
     if own >= 0 and own < len(game.ag) and game.ag[own].in_play and started:
         ag = game.ag[own]
-        ones.append(14 * N + ag.pos)
+        one(14 * N + ag.pos)
         for c in set(ag.path):
-            ones.append(15 * N + c)
+            one(15 * N + c)
     dense = [vision, 0, 0]
     if nplanes > 17 and started:
         for a in range(2):
@@ -155,50 +158,50 @@ def observe(game, p):
         obs[16 * N:17 * N] = B.to_plane(vision)
     # ---------------------------------------------------------------- vectors
     st = game._starts
-    vi.append(st["round"])
-    vv.append(game.round / 40)
+    via(st["round"])
+    vva(game.round / 40)
     if game.actor == p:  # other seats' sub-steps stay private (C58)
-        ones.append(st["decision"] + game.dec)
+        one(st["decision"] + game.dec)
     o = st["me"]
-    ones.append(o + {"agent": 0, "hunter": 1, "second": 2}[kind])
+    one(o + {"agent": 0, "hunter": 1, "second": 2}[kind])
     if kind == "hunter" and traitor_undisclosed and me_seat == game._h_traitor:
-        ones.append(o + 3)
+        one(o + 3)
     if game.actor == p and game.winner is None:
-        ones.append(o + 4)
+        one(o + 4)
     if kind == "agent" and game._h_traitor >= 0:
-        ones.append(st["traitor_seat"] + game._h_traitor)
+        one(st["traitor_seat"] + game._h_traitor)
     o = st["hunters"]
     for k, s in enumerate(slots):
         base = o + k * 16
         if game.hchar[s] >= 0:
-            ones.append(base + game.hchar[s])
+            one(base + game.hchar[s])
         if game.hin[s]:
-            ones.append(base + 4)
+            one(base + 4)
             if game.riding[s]:
-                ones.append(base + 5)
+                one(base + 5)
         if game.stunned[s]:
-            ones.append(base + 6)
+            one(base + 6)
         if game.blind[s]:
-            ones.append(base + 7)
+            one(base + 7)
         if game.acted[s]:
-            ones.append(base + 8)
+            one(base + 8)
         if game.revoked[s]:
-            ones.append(base + 9)
+            one(base + 9)
         if game.actor == s + 1 and game.winner is None:
-            ones.append(base + 10)
+            one(base + 10)
         if game.exposed and game._h_traitor == s:
-            ones.append(base + 11)
+            one(base + 11)
         if game.sniper[s] >= 0:
-            ones.append(base + 12 + game.sniper[s])
-    vi.append(st["vehicle"])
-    vv.append((10 - game.vused) / 10)
+            one(base + 12 + game.sniper[s])
+    via(st["vehicle"])
+    vva((10 - game.vused) / 10)
     o = st["objectives"]
     for s in game.completed:
-        ones.append(o + s)
-    vi.append(o + 4)
-    vv.append(len(game.completed) / 4)
+        one(o + s)
+    via(o + 4)
+    vva(len(game.completed) / 4)
     if game.precog:
-        ones.append(st["precog"])
+        one(st["precog"])
     o = st["agents"]
     for a in range(2):
         pa = game.pa[a]
@@ -206,45 +209,45 @@ def observe(game, p):
             continue
         base = o + a * AGENT_FEATS
         if pa.in_play:
-            ones.append(base)
+            one(base)
         if pa.escaped:
-            ones.append(base + 1)
-        ones.append(base + 2)
+            one(base + 1)
+        one(base + 2)
         if pa.char_known >= 0:
-            ones.append(base + 3)
-            ones.append(base + 5 + pa.char_known)
+            one(base + 3)
+            one(base + 5 + pa.char_known)
         else:
-            ones.append(base + 4)
+            one(base + 4)
         if pa.damage:
-            vi.append(base + 9)
-            vv.append(min(pa.damage / 8, 1.0))
+            via(base + 9)
+            vva(min(pa.damage / 8, 1.0))
         if pa.public_now:
-            ones.append(base + 10)
+            one(base + 10)
         if pa.sight_kind == SEEN:
-            ones.append(base + 11)
+            one(base + 11)
         elif pa.sight_kind == LAST_SEEN:
-            ones.append(base + 12)
+            one(base + 12)
         if pa.sight_cell >= 0:
-            vi.append(base + 13)
-            vv.append(min((game.round - pa.sight_round) / 40, 1.0))
+            via(base + 13)
+            vva(min((game.round - pa.sight_round) / 40, 1.0))
         uses = pa.uses
         for t in range(8):
             if uses[t]:
-                vi.append(base + 14 + t)
-                vv.append(min(uses[t] / 2, 1.0))
-        vi.append(base + 22)
-        vv.append(min(len(pa.rotated) / 4, 1.0))
-        vi.append(base + 23)
-        vv.append(pa.ncards / 5)
+                via(base + 14 + t)
+                vva(min(uses[t] / 2, 1.0))
+        via(base + 22)
+        vva(min(len(pa.rotated) / 4, 1.0))
+        via(base + 23)
+        vva(pa.ncards / 5)
         if pa.sensor >= 0:
-            ones.append(base + 24 + pa.sensor)
+            one(base + 24 + pa.sensor)
         if pa.close >= 0:
-            ones.append(base + 34 + pa.close)
+            one(base + 34 + pa.close)
     if own >= 0 and own < len(game.ag):
         ag = game.ag[own]
         base = st["private"]
         if ag.char >= 0:
-            ones.append(base + ag.char)
+            one(base + ag.char)
         vi.extend((base + 4, base + 5, base + 17, base + 18))
         vv.extend((max(ag.hp, 0) / 8, ag.maxhp / 8, ag.steps / 6, ag.max_steps / 6))
         charges = [0] * 8
@@ -252,23 +255,23 @@ def observe(game, p):
             charges[t] += ch
         for t in range(8):
             if charges[t]:
-                vi.append(base + 6 + t)
-                vv.append(min(charges[t] / 2, 1.0))
+                via(base + 6 + t)
+                vva(min(charges[t] / 2, 1.0))
         for flag, k in ((ag.stealth, 14), (ag.velocity, 15), (ag.holo_used, 16), (ag.card_used, 19),
                         (ag.window, 28), (ag.moved3, 29)):
             if flag:
-                ones.append(base + k)
+                one(base + k)
         if ag.pending_card >= 0:
-            ones.append(base + 20 + ag.pending_card)
+            one(base + 20 + ag.pending_card)
     ht = game.ht
     if ht is not None and game.actor == ht["seat"] + 1 and game.winner is None:
         o = st["hunter_turn"]
-        vi.append(o)
-        vv.append(min(ht["moved"], 5) / 5)
+        via(o)
+        vva(min(ht["moved"], 5) / 5)
         if ht["walk5"]:
-            ones.append(o + 1)
+            one(o + 1)
         if ht["rode"]:
-            ones.append(o + 2)
+            one(o + 2)
     if ones:
         obs[np.frombuffer(ones, np.int64)] = 1.0
     if vi:

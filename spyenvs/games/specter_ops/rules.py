@@ -462,7 +462,7 @@ class Rules:
                 continue
             if t == TANGLE and not self._tangle_targets(a):
                 continue
-            if t == HOLO and not self._holo_targets(a):
+            if t == HOLO and not (BALL[4][self.ag[a].pos] & ~self._fig()):
                 continue
             out.append(CARD0 + t)
         return out
@@ -993,7 +993,7 @@ class Rules:
             rem = 10 - self.vused
             if ht["relay"] and self.stunned[s]:
                 rem = min(rem, 2)
-            self._set(H3, s + 1, B.cells_of(B.ROADWALK[rem][self.vpos] & ~(1 << self.vpos)))
+            self._set(H3, s + 1, B.road_cells(rem, self.vpos))
         elif action == SENSOR:
             self._fire_sensor(s)
             if self.riding[s]:
