@@ -59,10 +59,6 @@ class Hidden:
         return new
 
 
-def _copy_list(v):
-    return [x[:] if type(x) is list else x for x in v]
-
-
 class SpyGames(Game):
     env_id = "spy_games_v0"
     CONFIG = {
@@ -1359,14 +1355,21 @@ class SpyGames(Game):
 
         return resample(self, viewer, rng)
 
+    #: flat list fields (copied with [:]) and nested ones (a copy per row) of the state
+    _FLAT = ("alloc_chosen", "removed", "hsize", "disc_up", "komp", "immune", "queue", "cf_up", "cf_added",
+             "cf_addrev", "cf_total", "cf_a1", "cf_kplay", "cf_offer")
+    _NESTED = ("zone", "init", "base", "spy_loc", "spy_c", "spy_str", "spy_ks")
+
     def clone(self) -> "SpyGames":
-        new = self._clone_into(object.__new__(SpyGames))
-        for key, v in self.__dict__.items():
-            if key in new.__dict__:
-                continue
-            if type(v) is list:
-                v = _copy_list(v)
-            new.__dict__[key] = v
+        new = object.__new__(SpyGames)
+        d = new.__dict__
+        d.update(self.__dict__)  # scalars, tuples and shared static tables
+        self._clone_into(new)
+        src = self.__dict__
+        for key in self._FLAT:
+            d[key] = src[key][:]
+        for key in self._NESTED:
+            d[key] = [row[:] for row in src[key]]
         new.h = self.h.clone()
         new.pub = self.pub[:]
         new._mask = self._mask  # read-only by contract; rebuilt (new array) on the next change

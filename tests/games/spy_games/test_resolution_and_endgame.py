@@ -259,3 +259,17 @@ def test_s9_2_bound_random_games_end_well_under_the_decision_bound():
             g.step(int(rng.choice(np.flatnonzero(g.legal_mask()))))
             steps += 1
         assert steps < 2200
+
+
+def test_clone_copies_every_mutable_state_field():
+    g = SpyGames(num_players=4)
+    g.reset(2)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        g.step(int(rng.choice(np.flatnonzero(g.legal_mask()))))
+    twin = g.clone()
+    for key, value in g.__dict__.items():
+        if isinstance(value, list):
+            assert twin.__dict__[key] is not value, key
+            assert key == "actions" or key in SpyGames._FLAT or key in SpyGames._NESTED, key
+    assert twin.pub is not g.pub and twin.h is not g.h and twin.h.hf[0] is not g.h.hf[0]
