@@ -268,3 +268,36 @@ def test_c33_draw_reshuffles_the_discard_and_stops_when_both_are_empty():
     got = g._draw(0, 3)
     assert got == 2 and g.hsize[0] == 2 and not any(g.disc_up) and not g.h.deck
     g.check_invariants()
+
+
+def test_s4_1_draw_phase_each_player_draws_three_in_turn_order():
+    g = game()
+    arrange(g, spies=[(0, 0, 1, 0, 2, K(SAFE))])
+    strengthen_turn(g, 3, used=3)
+    do(g, D.A_TAKE_CARD)  # player 3 ends phase 3 with 1 card
+    assert g.decider == 3
+    do(g, D.A_FIRST + 1)  # first player: seat 0
+    assert g.round == 1 and g.hsize == [3, 3, 3, 4] and g.stage == D.S_MAIN and g.active == 0
+
+
+def test_c40_first_player_is_drawn_at_random_c29_structured_is_default():
+    firsts = set()
+    for seed in range(12):
+        g = SpyGames(allocation="fixed")
+        g.reset(seed)
+        firsts.add(g.first)
+    assert len(firsts) > 1
+    assert SpyGames().config["negotiation"] == "structured" and SpyGames().num_players == 4
+
+
+def test_s9_3_observation_is_egocentric():
+    g = game()
+    arrange(g, spies=[(2, 3, 1, 2, 1, K(SAFE))])
+    owner = g._slices["agent_zone_owner"]
+    inplay = g._slices["agent_in_play"]
+    for viewer in range(4):
+        obs = g.observe(viewer)
+        i = (2 - viewer) % 4
+        assert obs[inplay].reshape(4, 5)[i, 3] == 1
+        assert obs[owner].reshape(4, 5, 4)[i, 3, (1 - viewer) % 4] == 1
+        assert obs[g._slices["zones"]].reshape(4, 3)[(2 - viewer) % 4, 2] == 0.5  # 6 - 1 cases / 10
