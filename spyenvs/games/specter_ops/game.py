@@ -25,6 +25,9 @@ _MUTABLE_LISTS = (
 )
 
 
+_TABLES: dict = {}
+
+
 class SpecterOps(Rules, Game):
     """Specter Ops: Shadow of Babel. Roles: ``agent``, ``hunter_0`` .. ``hunter_{k-1}``."""
 
@@ -74,9 +77,20 @@ class SpecterOps(Rules, Game):
                     f"allowed: {nh} distinct names from {', '.join(HUNTER_NAMES)}, comma-separated, or None"
                 )
             self._fixed_hunters = tuple(HUNTER_NAMES.index(x) for x in names)
-        self.escape_bits_static = B.bits(B.ESCAPES + (B.ESCAPE_EXTRA if n >= 4 else []))
-        self.layout, self._static = build_layout(self)
-        self._starts = {name: b.start for name, b in self.layout.blocks.items()}
+        key = (n >= 4, cfg["belief_planes"])
+        if key not in _TABLES:
+            # static planes and block offsets live outside the state (cheap clones and pickles)
+            lay, static = build_layout(B.bits(B.ESCAPES + (B.ESCAPE_EXTRA if n >= 4 else [])), cfg["belief_planes"])
+            _TABLES[key] = (lay, static, {name: b.start for name, b in lay.blocks.items()})
+        self.layout, self._tables_key = _TABLES[key][0], key
+
+    @property
+    def _static(self):
+        return _TABLES[self._tables_key][1]
+
+    @property
+    def _starts(self):
+        return _TABLES[self._tables_key][2]
 
     def _new_game(self):
         self._new_state()
@@ -492,7 +506,7 @@ class SpecterOps(Rules, Game):
     # ------------------------------------------------------------------ invariants (§10.1)
     def check_invariants(self):
         assert 0 <= self.round <= self.config["max_rounds"]
-        assert self.winner is not None or self.mask.any()
+        assert self.winner is not None or self.legal
         for s in range(self.nh):
             if not self.hin[s]:
                 assert self.hpos[s] == -1 and not self.riding[s]

@@ -43,9 +43,9 @@ HUNTER_FEATS = 4 + 8 + 4
 PRIVATE_FEATS = 4 + 2 + 8 + 3 + 2 + 1 + 8 + 2
 
 
-def build_layout(game):
+def build_layout(escape_bits, belief_planes):
     lay = Layout()
-    planes = PLANES + (BELIEF_PLANES if game.config["belief_planes"] else [])
+    planes = PLANES + (BELIEF_PLANES if belief_planes else [])
     lay.add("board", (len(planes), B.H, B.W), 0, 1, "planes: " + "; ".join(f"{n}: {d}" for n, d in planes))
     lay.add("round", 1, 0, 1, "round / 40")
     lay.add("decision", ND, 0, 1, "pending decision one-hot: " + ", ".join(DECISIONS))
@@ -69,7 +69,7 @@ def build_layout(game):
     board = static[lay.blocks["board"].slice].reshape(len(planes), B.N)
     board[0] = B.to_plane(B.STRUCT)
     board[1] = B.to_plane(B.ROAD)
-    board[2] = B.to_plane(game.escape_bits_static)
+    board[2] = B.to_plane(escape_bits)
     return lay, static
 
 

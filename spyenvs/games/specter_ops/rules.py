@@ -765,9 +765,12 @@ class Rules:
         a = self.cur
         g = self._has_hunter(GUN)
         d = B.dist(self._hspace(g), self.gun_target)
-        total, miss = roll_attack(self.rng, 1)
-        total += self._defence(a, d)
-        hit = not miss and total >= d
+        if d == 0:
+            hit = True  # like an attack at distance 0 (C12): no roll
+        else:
+            total, miss = roll_attack(self.rng, 1)
+            total += self._defence(a, d)
+            hit = not miss and total >= d
         self._log(f"Quick Draw {'hits' if hit else 'misses'}")
         if hit:
             self._damage(a, self.ag[a].holo < 0)
