@@ -250,6 +250,15 @@ def apply_event(hyps, ev, known=None):
             if nb:
                 out[j] = tuple(nb)
         return out
+    if kind == "prune":
+        # ("prune", cell, hunters): hypotheses whose traitor saw the cell die
+        _, c, hs = ev
+        for j, branches in hyps.items():
+            h = _sight_of(hs, j) if j >= 0 else None
+            if h is not None and (h[2] >> c) & 1:
+                continue
+            out[j] = branches
+        return out
     if kind == "expose":
         t = ev[1]
         return {-1: hyps[t]} if t in hyps else {}

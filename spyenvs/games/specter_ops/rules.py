@@ -588,6 +588,11 @@ class Rules:
             t = self._h_traitor
             if self.hin[t] and (self._es(t, 0) >> ag.pos) & 1:
                 self.expose_pending = True
+            elif not self.expose_pending:
+                # a certainly real placement outside the traitor's sight: every seat
+                # that could see it is loyal (§6.1 traitor-branch pruning)
+                hs = tuple((j, self._hspace(j), self._sight(j)) for j in range(self.nh) if self.hin[j])
+                self.bel[0].add(("prune", ag.pos, hs))
 
     def _a_move_start(self):
         a = self.cur

@@ -130,3 +130,13 @@ def test_c61_outcome_traitor_scores_with_the_agent():
     g = _five(traitor=3)
     g.winner = "agents"
     assert g.outcome() == [1.0, -1.0, -1.0, -1.0, 1.0]
+
+
+def test_s6_1_card_placement_outside_the_traitors_sight_prunes_seats_that_saw_it():
+    from spyenvs.games.specter_ops.data import CARD0, FISTS
+
+    g = make(n=5, agent="Orangutan", hunters="Beast,Gun,Puppet,Prophet", traitor=2,
+             hunter_order="seat", cards=(FISTS,))
+    place(g, agent="Q6", hunters=["Q9", "A1", "A1", "A1"], cards_window=True)
+    g.step(CARD0 + FISTS)
+    assert not g.exposed and 0 not in g.bel[0].hyps and 2 in g.bel[0].hyps
