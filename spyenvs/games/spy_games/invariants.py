@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from operator import add
+
 import numpy as np
 
 from . import data as D
 from .observe import _compute_segment
-from .data import KIND_COPIES, KIND_SCOUT, NUM_KINDS, S_OVER
+from .data import KIND_COPIES, KIND_SCOUT, S_OVER
 
 
 def check(g) -> None:
     n = g.n
     h = g.h
     # 1. cases per colour
-    for x in range(n):
-        on_spies = sum(g.spy_c[x][j] for j in range(D.AGENTS) if g.spy_loc[x][j] >= 0)
-        total = sum(g.zone[x]) + on_spies + sum(g.base[p][x] for p in range(n)) + g.removed[x]
-        if g.alloc_done:
+    if g.alloc_done:
+        in_bases = [sum(col) for col in zip(*g.base)]
+        for x in range(n):
+            total = sum(g.zone[x]) + sum(g.spy_c[x]) + in_bases[x] + g.removed[x]
             assert total == D.CASES_PER_COLOUR, f"colour {x} has {total} cases"
     # 2. zones and penalties
     for p in range(n):
@@ -28,25 +30,21 @@ def check(g) -> None:
         for c in range(n):
             assert g.base[p][c] >= 0
     # 3. plan cards
-    counts = [0] * NUM_KINDS
-    for k in h.deck + h.disc_down:
-        counts[k] += 1
-    for k in range(NUM_KINDS):
-        counts[k] += g.disc_up[k]
+    extra = h.deck + h.disc_down + [k for k in g.cf_up + g.cf_addrev + h.add if k >= 0]
     for p in range(n):
         assert sum(h.hands[p]) == g.hsize[p] >= 0, "hand size out of sync"
-        assert list(h.hf[p]) == h.hands[p], "hand mirror out of sync"
+        assert h.hf[p].tolist() == h.hands[p], "hand mirror out of sync"
         assert min(h.hands[p]) >= 0
-        for k in range(NUM_KINDS):
-            counts[k] += h.hands[p][k]
         for j in range(D.AGENTS):
             if g.spy_loc[p][j] >= 0:
-                counts[h.plans[p][j]] += 1
+                extra.append(h.plans[p][j])
             else:
                 assert h.plans[p][j] == -1
-    for kind in g.cf_up + g.cf_addrev + h.add:
-        if kind >= 0:
-            counts[kind] += 1
+    counts = g.disc_up
+    for hand in h.hands:
+        counts = list(map(add, counts, hand))
+    for k in extra:
+        counts[k] += 1
     assert counts == KIND_COPIES, "plan cards not conserved"
     # 4. kompromat
     assert g.komp_supply + sum(g.komp) == D.KOMPROMAT_CARDS
@@ -78,19 +76,20 @@ def check(g) -> None:
     # pins fit the real hands (plus an unrevealed addition)
     parts = (g.cf_I, g.cf_D) if g.cf_on else (-1, -1)
     for p in range(n):
-        have = list(h.hands[p])
-        for x in range(2):
-            if parts[x] == p and h.add[x] >= 0:
-                have[h.add[x]] += 1
-        for v in range(n):
-            if v != p:
-                assert all(0 < c <= have[k] for k, c in h.pins[v][p].items()), "pins do not fit the hand"
+        rows = [h.pins[v][p] for v in range(n) if v != p and h.pins[v][p]]
+        if rows:
+            have = list(h.hands[p])
+            for x in range(2):
+                if parts[x] == p and h.add[x] >= 0:
+                    have[h.add[x]] += 1
+            for row in rows:
+                assert all(0 < c <= have[k] for k, c in row.items()), "pins do not fit the hand"
     # the incrementally kept public segment equals a fresh computation
-    r0 = 0
     fresh = _compute_segment(g)
     kept = np.frombuffer(g.pub, np.float32)
-    bad = np.flatnonzero(fresh[r0:] != kept[r0:])
-    assert bad.size == 0, f"stale public observation entries at segment offsets {(bad + r0).tolist()[:8]}"
+    if not np.array_equal(fresh, kept):
+        bad = np.flatnonzero(fresh != kept)
+        raise AssertionError(f"stale public observation entries at segment offsets {bad.tolist()[:8]}")
     # 8. control
     if g.stage != S_OVER:
         assert g.legal_mask().any(), "empty mask"
