@@ -139,6 +139,7 @@ class SpecterOps(Rules, Game):
         new.ag = [a.copy() for a in self.ag]
         new.pa = [p.copy() for p in self.pa]
         new.bel = [b.copy() if b is not None else None for b in self.bel]
+        new._obs_cache = {}  # never shared: clones diverge
         if self.ht is not None:
             new.ht = dict(self.ht)
         if self.tr is not None:

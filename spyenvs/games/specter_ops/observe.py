@@ -74,8 +74,23 @@ def build_layout(escape_bits, belief_planes):
 
 
 def observe(game, p):
-    """The observation of role p: static planes copied, sparse cells and flags set
-    by index, the three dense planes (vision, beliefs) unpacked from bitsets."""
+    """The observation of role p: the public part (cached until public state
+    changes, see Game._pubver) plus the observer's private overlay."""
+    hit = game._obs_cache.get(p)
+    if hit is not None and hit[0] == game._pubver:
+        obs = hit[1].copy()
+    else:
+        pub = _public(game, p)
+        game._obs_cache[p] = (game._pubver, pub)
+        obs = pub.copy()
+    _private(game, p, obs)
+    return obs
+
+
+def _public(game, p):
+    """Static planes copied, sparse cells and flags set by index, the three dense
+    planes (vision, beliefs) unpacked from bitsets: all public or the viewer's
+    own long-lived knowledge (role, traitor seat, objectives)."""
     lay = game.layout
     blocks = lay.blocks
     nplanes = blocks["board"].shape[0]
@@ -126,11 +141,6 @@ def observe(game, p):
                 via((12 + a) * N + pa.sight_cell)
                 vva(0.5)
     own = 0 if kind == "agent" else (1 if kind == "second" else -1)
-    if own >= 0 and own < len(game.ag) and game.ag[own].in_play and started:
-        ag = game.ag[own]
-        one(14 * N + ag.pos)
-        for c in set(ag.path):
-            one(15 * N + c)
     dense = [vision, 0, 0]
     if nplanes > 17 and started:
         for a in range(2):
@@ -138,8 +148,7 @@ def observe(game, p):
             if bel is None or not game.pa[a].in_play:
                 continue
             if own == a:
-                dense[1 + a] = 1 << game.ag[a].pos
-                continue
+                continue  # her own cell: private overlay
             keys = None
             if a == 0 and traitor_undisclosed and kind == "hunter":
                 if me_seat == game._h_traitor:
@@ -160,14 +169,10 @@ def observe(game, p):
     st = game._starts
     via(st["round"])
     vva(game.round / 40)
-    if game.actor == p:  # other seats' sub-steps stay private (C58)
-        one(st["decision"] + game.dec)
     o = st["me"]
     one(o + {"agent": 0, "hunter": 1, "second": 2}[kind])
     if kind == "hunter" and traitor_undisclosed and me_seat == game._h_traitor:
         one(o + 3)
-    if game.actor == p and game.winner is None:
-        one(o + 4)
     if kind == "agent" and game._h_traitor >= 0:
         one(st["traitor_seat"] + game._h_traitor)
     o = st["hunters"]
@@ -243,6 +248,36 @@ def observe(game, p):
             one(base + 24 + pa.sensor)
         if pa.close >= 0:
             one(base + 34 + pa.close)
+    if ones:
+        obs[np.frombuffer(ones, np.int64)] = 1.0
+    if vi:
+        obs[np.frombuffer(vi, np.int64)] = np.frombuffer(vv, np.float32)
+    return obs
+
+
+def _private(game, p, obs):
+    """What only p knows and changes inside the agent's private sub-steps: her
+    cell and path, hand and turn state, the pending decision (C58)."""
+    N = B.N
+    st = game._starts
+    kind = game._viewer_kind(p)
+    own = 0 if kind == "agent" else (1 if kind == "second" else -1)
+    ones = array("q")
+    vi = array("q")
+    vv = array("f")
+    one = ones.append
+    via = vi.append
+    vva = vv.append
+    if game.actor == p and game.winner is None:
+        one(st["decision"] + game.dec)  # other seats' sub-steps stay private (C58)
+        one(st["me"] + 4)
+    if own >= 0 and own < len(game.ag) and game.ag[own].in_play and game.round > 0:
+        ag = game.ag[own]
+        one(14 * N + ag.pos)
+        for c in set(ag.path):
+            one(15 * N + c)
+        if game.layout.blocks["board"].shape[0] > 17:
+            one((17 + own) * N + ag.pos)
     if own >= 0 and own < len(game.ag):
         ag = game.ag[own]
         base = st["private"]
@@ -276,4 +311,3 @@ def observe(game, p):
         obs[np.frombuffer(ones, np.int64)] = 1.0
     if vi:
         obs[np.frombuffer(vi, np.int64)] = np.frombuffer(vv, np.float32)
-    return obs

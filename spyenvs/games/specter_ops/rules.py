@@ -203,6 +203,9 @@ class Rules:
         self.xmove = False
         self.expose_pending = False
         self._taken = [0] * 8
+        self._pubver = 0
+        self._quiet = False
+        self._obs_cache: dict = {}
         self.events: list[str] = []  # short public log lines (render)
         fixed_h = self._fixed_hunters
         if fixed_h is not None:
@@ -328,6 +331,13 @@ class Rules:
 
     # ------------------------------------------------------------------ apply
     def _apply(self, action):
+        self._quiet = False
+        self._apply_rules(action)
+        if not self._quiet:
+            # anything but a mid-path step may change public state: observations rebuild
+            self._pubver += 1
+
+    def _apply_rules(self, action):
         dec = self.dec
         if dec == A3:
             self._a_step(action)
@@ -630,6 +640,7 @@ class Rules:
         ag.pos = action
         ag.path.append(action)
         ag.steps += 1
+        self._quiet = ag.steps < ag.max_steps  # only her private path changed
         self._a_ask_step()
 
     def _a_after_move(self):
