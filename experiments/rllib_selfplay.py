@@ -54,7 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "policies": "shared",         # shared | per_role
     "max_decisions": 3000,        # all roles' decisions per episode before truncation
     "env_runners": 2,             # remote sampling actors (0: sample in the driver)
-    "envs_per_runner": 1,         # vectorised sub-envs per env runner
+    "envs_per_runner": 4,         # vectorised sub-envs per env runner (batched forward pass)
     "cpus_per_env_runner": 1,
     "rollout_fragment_length": "auto",
     "torch_threads": 1,
@@ -393,7 +393,6 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     total_iters = int(cfg["iterations"])
     lg, ev = cfg["league"], cfg["eval"]
     train_seconds = sum(s["seconds"] for s in steps_log)
-    sample_seconds = sum(s.get("sample_seconds") or 0.0 for s in steps_log)
     start_steps = steps_log[-1]["env_steps"] if steps_log else 0
     while algo.iteration < total_iters:
         t0 = time.monotonic()
@@ -405,7 +404,6 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
         steps_log.append({"iteration": it, "env_steps": env_steps, "seconds": round(dt, 3),
                           "sample_seconds": round(float(sample_t), 3) if sample_t else None})
         train_seconds += dt
-        sample_seconds += float(sample_t or 0.0)
         if not quiet:
             ret = _scalar(result, "env_runners", "module_episode_returns_mean", default={}) or {}
             ret = {k: round(float(v), 2) for k, v in ret.items() if k.startswith("main")}
@@ -435,8 +433,8 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
         "iterations": int(algo.iteration), "env_steps": env_steps,
         "train_seconds": round(train_seconds, 1),
         "env_steps_per_second": round(env_steps / train_seconds, 1) if train_seconds else None,
-        # sampling alone (the env runners' share of each iteration)
-        "sampling_env_steps_per_second": round(env_steps / sample_seconds, 1) if sample_seconds else None,
+        # RLlib's smoothed sampling time per iteration (the env runners' share)
+        "sampling_seconds_per_iteration": steps_log[-1]["sample_seconds"] if steps_log else None,
         "this_session_env_steps": run_steps,
     }
     with open(os.path.join(out, "throughput.json"), "w") as f:
