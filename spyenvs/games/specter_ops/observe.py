@@ -192,8 +192,6 @@ def _public(game, p):
             one(base + 8)
         if game.revoked[s]:
             one(base + 9)
-        if game.actor == s + 1 and game.winner is None:
-            one(base + 10)
         if game.exposed and game._h_traitor == s:
             one(base + 11)
         if game.sniper[s] >= 0:
@@ -268,9 +266,15 @@ def _private(game, p, obs):
     one = ones.append
     via = vi.append
     vva = vv.append
-    if game.actor == p and game.winner is None:
-        one(st["decision"] + game.dec)  # other seats' sub-steps stay private (C58)
-        one(st["me"] + 4)
+    if game.winner is None:
+        if game.actor == p:
+            one(st["decision"] + game.dec)  # other seats' sub-steps stay private (C58)
+            one(st["me"] + 4)
+        s = game.actor - 1
+        if 0 <= s < game.nh and game.hin[s]:  # the acting hunter's slot (public)
+            me_seat = p - 1 if kind == "hunter" else -1
+            k = (s - me_seat) % game.nh if me_seat >= 0 else s
+            one(st["hunters"] + k * 16 + 10)
     if own >= 0 and own < len(game.ag) and game.ag[own].in_play and game.round > 0:
         ag = game.ag[own]
         one(14 * N + ag.pos)

@@ -917,6 +917,7 @@ class Rules:
     def _vote(self, action):
         self.votes.append(action)
         if len(self.votes) < self.nh:
+            self._quiet = True  # votes are tallied (and shown) only when all are in
             self._ask_vote()
             return
         n = len(self._hunters_in_play())
