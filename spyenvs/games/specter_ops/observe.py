@@ -73,6 +73,18 @@ def build_layout(escape_bits, belief_planes):
     return lay, static
 
 
+_CAND: dict[tuple, np.ndarray] = {}
+
+
+def _candidates(completed):
+    """Flat indices of the candidate cells of the sections not yet completed (4-5p hunters)."""
+    idx = _CAND.get(completed)
+    if idx is None:
+        idx = _CAND[completed] = np.array(
+            [3 * B.N + o for s in range(4) if s not in completed for o in B.OBJECTIVES[s]], np.int64)
+    return idx
+
+
 def observe(game, p):
     """The observation of role p: the public part (cached until public state
     changes, see Game._pubver) plus the observer's private overlay."""
@@ -108,16 +120,14 @@ def _public(game, p):
     via = vi.append
     vva = vv.append
     # objectives
-    cand = []
+    hidden_objectives = game.big and kind != "agent"
     for s in range(4):
         if s in game.completed:
             one(4 * N + game._h_obj[s])
-        elif not game.big or kind == "agent":
+        elif not hidden_objectives:
             one(3 * N + game._h_obj[s])
-        else:
-            for o in B.OBJECTIVES[s]:
-                via(3 * N + o)
-                vva(1 / 6)
+    if hidden_objectives:
+        obs[_candidates(tuple(game.completed))] = np.float32(1 / 6)
     one(5 * N + game.vpos)
     vision = 0
     started = game.round > 0
