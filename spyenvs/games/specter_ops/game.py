@@ -41,6 +41,10 @@ class SpecterOps(Rules, Game):
         ),
         "hunter_order": Param("choose", str, choices=("choose", "seat"), doc="C33: hunters pick who acts next, or fixed seat order"),
         "sniper_stacks_with_quick_draw": Param(True, bool, doc="C10: Sniper Shot damage stacks with Quick Draw"),
+        "beast_senses": Param(
+            "3_or_fewer", str, choices=("3_or_fewer", "3_or_more"),
+            doc="Enhanced Senses trigger: the printed English card (rules file) or the Italian seed's '3 or more'",
+        ),
         "belief_planes": Param(True, bool, doc="include the hunters' belief planes in observations"),
         "max_rounds": Param(40, int, min=1, max=40, doc="rounds before the hunters win (40 in the rules)"),
     }
@@ -49,7 +53,8 @@ class SpecterOps(Rules, Game):
         {"num_players": 3, "hunter_order": "seat", "sniper_stacks_with_quick_draw": False},
         {"num_players": 4},
         {"num_players": 5},
-        {"num_players": 2, "agent_character": "Cobra", "hunter_characters": "Gun,Beast", "belief_planes": False},
+        {"num_players": 2, "agent_character": "Cobra", "hunter_characters": "Gun,Beast", "belief_planes": False,
+         "beast_senses": "3_or_more"},
     ]
     BAD_CONFIGS = [
         {"num_players": 6},

@@ -203,6 +203,7 @@ class Rules:
         self.xmove = False
         self.expose_pending = False
         self._taken = [0] * 8
+        self._senses_fewer = cfg["beast_senses"] == "3_or_fewer"
         self._pubver = 0
         self._quiet = False
         self._obs_cache: dict = {}
@@ -1156,7 +1157,8 @@ class Rules:
         if ht["stage"] == 3:  # Beast's Enhanced Senses (C15, C44)
             ht["stage"] = 4
             ht["amb"] = 0
-            if self.hchar[s] == BEAST and ht["moved"] <= 3:
+            moved = ht["moved"]
+            if self.hchar[s] == BEAST and (moved <= 3 if self._senses_fewer else moved >= 3):
                 bp = self._hspace(s)
                 for a in self._agents_in_play():
                     close = B.dist(bp, self.ag[a].pos) <= 4

@@ -205,3 +205,11 @@ def test_c33_hunters_choose_their_order():
     assert g.decision_name() == "H1_turn_order" and g.actor == 1
     g.step(750 + 1)
     assert g.actor == 2 and g.dec == H2
+
+
+def test_s1_traps_beast_senses_seed_variant_three_or_more():
+    g = make(agent="Orangutan", hunters="Beast,Puppet", hunter_order="seat", beast_senses="3_or_more")
+    place(g, agent="S5", hunters=["U7", "A1"])
+    _hunters_turn(g)
+    g.step(C("U7"))  # 0 steps: no senses under the Italian reading
+    assert g.pa[0].close == -1
