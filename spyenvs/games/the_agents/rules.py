@@ -21,11 +21,16 @@ The resolution stack (4.8, C44) holds frames (lists, first element the kind):
 
 from __future__ import annotations
 
-import numpy as np
+import itertools
+
 
 from . import data as D
 
 KNOWN = -1
+
+#: globally unique version stamps: ``bv`` changes with factions and attached missions,
+#: ``cv`` with hands, knowledge tags, decks, retired piles and IP (observation caches)
+VERSIONS = itertools.count(1)
 
 # action space (rules file 8, "Suggested flat Discrete action space")
 A_DONE = 0
@@ -128,6 +133,8 @@ class TheAgentsState:
         self.tag_a = [[0] * self.n_agents for _ in range(n)]
         self.tag_m = [[0] * self.n_missions for _ in range(n)]
         self.next_pool = 1
+        self.bv = next(VERSIONS)
+        self.cv = next(VERSIONS)
         if self.config["start_player"] == "random":
             self.start = int(rng.integers(n))
         else:
@@ -157,6 +164,7 @@ class TheAgentsState:
     # ------------------------------------------------------------ card movement
     def _refill(self):
         """4.7 (C16): an empty draw deck takes its shuffled retired pile at once."""
+        self.cv = next(VERSIONS)
         if not self.deck_a and self.ret_a:
             deck = self.ret_a
             self.ret_a = []
@@ -179,6 +187,7 @@ class TheAgentsState:
                     tags[c] = pool
 
     def _add_a(self, q, c, public):
+        self.cv = next(VERSIONS)
         self.hand_a[q].append(c)
         self.cnt_a[q][c >> 1] += 1
         self.na[q] += 1
@@ -189,6 +198,7 @@ class TheAgentsState:
             self.tag_a[q][c] = KNOWN
 
     def _add_m(self, q, c, public):
+        self.cv = next(VERSIONS)
         self.hand_m[q].append(c)
         self.cnt_m[q][c >> 1] += 1
         if public:
@@ -217,10 +227,12 @@ class TheAgentsState:
         return x
 
     def _take_a(self, q, t):
+        self.cv = next(VERSIONS)
         self.na[q] -= 1
         return self._take_public(self.hand_a[q], self.cnt_a[q], self.tag_a, q, t)
 
     def _take_m(self, q, t):
+        self.cv = next(VERSIONS)
         return self._take_public(self.hand_m[q], self.cnt_m[q], self.tag_m, q, t)
 
     def _draw_a(self, q):
@@ -238,6 +250,7 @@ class TheAgentsState:
         viewers other than E and T lose their pins on T's hand of that class; when
         the source cards are not one exchangeable pool for them, the cards involved
         become a pool of their own (sound, see the report)."""
+        self.cv = next(VERSIONS)
         for v, tags in enumerate(tag_lists):
             if v == E or v == T:
                 continue
@@ -253,6 +266,7 @@ class TheAgentsState:
 
     def _mission_returns(self, f):
         """4.6: a faction that empties sends every attached mission home (public)."""
+        self.bv = next(VERSIONS)
         for m in (0, 1):
             owner = self.members[f][m]
             for c in self.att[f][m]:
@@ -350,20 +364,19 @@ class TheAgentsState:
 
     def _mission_ops(self, p):
         out = []
-        hm = self.cnt_m[p]
-        own = self.own[p]
-        if self.hand_m[p]:
-            ok = False
-            for mt in range(self.n_mtypes):
-                if hm[mt] and (self._attach_ok(p, mt, own[0]) or self._attach_ok(p, mt, own[1])):
-                    ok = True
+        hand = self.hand_m[p]
+        if hand:
+            a, b = self.own[p]
+            for c in hand:
+                if self._attach_ok(p, c >> 1, a) or self._attach_ok(p, c >> 1, b):
+                    out.append(S_ATTACH)
                     break
-            if ok:
-                out.append(S_ATTACH)
-        if self._recall_slots(p):
-            out.append(S_RECALL)
-            if self._move_slots(p):
-                out.append(S_MOVE)
+        for f in self.own[p]:
+            if self.att[f][self.mindex[p][f]]:
+                out.append(S_RECALL)
+                if self._move_slots(p):
+                    out.append(S_MOVE)
+                break
         return out
 
     def _recall_slots(self, p):
@@ -514,16 +527,19 @@ class TheAgentsState:
 
     # ------------------------------------------------------------ primitives
     def _kill(self, s):
+        self.bv = next(VERSIONS)
         f, i = divmod(s, 7)
         self.fac[f][i] = (self.fac[f][i][0], -1)
 
     def _turn(self, s):
+        self.bv = next(VERSIONS)
         f, i = divmod(s, 7)
         c = self.fac[f][i]
         a, b = self.members[f]
         self.fac[f][i] = (c[0], b if c[1] == a else a)
 
     def _remove(self, s, E):
+        self.bv = next(VERSIONS)
         f, i = divmod(s, 7)
         c = self.fac[f].pop(i)
         self._add_a(E, c[0], True)
@@ -532,6 +548,7 @@ class TheAgentsState:
 
     def _swap_cross(self, s1, s2, E):
         """4.6 Decoy swap (C25): orientation kept relative to E."""
+        self.bv = next(VERSIONS)
         f1, i1 = divmod(s1, 7)
         f2, i2 = divmod(s2, 7)
         c1 = self.fac[f1][i1]
@@ -549,6 +566,7 @@ class TheAgentsState:
     def _gain(self, q, amount):
         if amount <= 0:
             return
+        self.cv = next(VERSIONS)
         self.ip[q] += amount
         if self.ip[q] >= D.WIN_IP:
             if q not in self.reached:
@@ -687,6 +705,7 @@ class TheAgentsState:
             return
         if t == D.TRACKER:
             # E looks through the deck: its content becomes an exact pool for E
+            self.cv = next(VERSIONS)
             pool = self.next_pool
             self.next_pool += 1
             tags = self.tag_a[E]
@@ -695,6 +714,7 @@ class TheAgentsState:
         self.stack.append([CMD, FIRST_DECISION[t], E, t, f, pos, chain, -1, T])
 
     def _play_faction(self, fr):
+        self.bv = next(VERSIONS)
         p, c, f, o, g = fr[2], fr[4], fr[5], fr[6], fr[7]
         a, b = self.members[f]
         other = b if a == p else a
@@ -709,6 +729,7 @@ class TheAgentsState:
         self._gain(q, D.FREE_IP[c >> 1])
         if self.over:
             return
+        self.cv = next(VERSIONS)
         entry = self.transit.pop()
         assert entry[0] == c
         self.ret_a.append(c)
@@ -911,6 +932,7 @@ class TheAgentsState:
             n = a - A_COUNT
             t = D.MHG_ELIGIBLE[fr[2]]
             if n:
+                self.cv = next(VERSIONS)
                 self.mhg_revealed += n
                 # C49 rule 3: the reveal raises everyone's pins on p's copies of t
                 ids = [c for c in self.hand_a[p] if c >> 1 == t]
@@ -944,6 +966,8 @@ class TheAgentsState:
             self.stack.append([BUILD, D_MOVE, p, s, -1, -1, -1, -1, -1])
 
     def _apply_step(self, fr, p, s):
+        if s >= S_BUY_AD:
+            self.cv = next(VERSIONS)
         if s <= S_MOVE:
             fr[4] += 1
             self._begin_mission_op(p, s)
@@ -984,10 +1008,12 @@ class TheAgentsState:
             fr[8] = self._take_m(p, a - A_MISSION)
             fr[1] = D_ATT_F
         elif d == D_ATT_F:
+            self.bv = next(VERSIONS)
             f = self.own[p][a - A_FSLOT]
             self.att[f][self.mindex[p][f]].append(fr[8])
             stack.pop()
         elif d == D_RECALL or d == D_MOVE:
+            self.bv = next(VERSIONS)
             f, r = divmod(a - A_MSLOT, 4)
             m, s = divmod(r, 2)
             c = self.att[f][m].pop(s)
@@ -1038,6 +1064,7 @@ class TheAgentsState:
         elif d == D_SWAPM:
             stack.pop()
             if a >= A_MSLOT:
+                self.bv = next(VERSIONS)
                 f, r = divmod(a - A_MSLOT, 4)
                 m, s = divmod(r, 2)
                 c = self.att[f][m].pop(s)
@@ -1056,7 +1083,7 @@ class TheAgentsState:
 
     def _apply_cmd(self, fr, d, E, a):
         stack = self.stack
-        t, f, pos = fr[3], fr[4], fr[5]
+        t = fr[3]
         if d == D_TARGET:
             s = a - A_BOARD
             stack.pop()
@@ -1076,6 +1103,7 @@ class TheAgentsState:
             fr[7] = a - A_BOARD
             fr[1] = D_ACT2
         elif d == D_ACT2:
+            self.bv = next(VERSIONS)
             stack.pop()
             g, i = divmod(fr[7], 7)
             j = a - A_BOARD - g * 7
@@ -1085,6 +1113,7 @@ class TheAgentsState:
             fr[7] = a - A_BOARD
             fr[1] = D_MEDIC_ORI
         elif d == D_MEDIC_ORI:
+            self.bv = next(VERSIONS)
             stack.pop()
             g, i = divmod(fr[7], 7)
             m = self.members[g]
@@ -1106,6 +1135,7 @@ class TheAgentsState:
                 self._add_m(E, c, False)
                 self.tag_m[T][c] = KNOWN
             else:
+                self.bv = next(VERSIONS)
                 g, r = divmod(a - A_MSLOT, 4)
                 m, s = divmod(r, 2)
                 self._add_m(E, self.att[g][m].pop(s), True)
@@ -1125,6 +1155,7 @@ class TheAgentsState:
             T = (E + a - A_SEAT + 1) % self.N
             fr[7] = T
             fr[1] = D_INT_CARD
+            self.cv = next(VERSIONS)
             tags = self.tag_a[E]  # E looks at T's agent cards (private view)
             for c in self.hand_a[T]:
                 tags[c] = KNOWN
