@@ -18,4 +18,5 @@ PY="$VENV/bin/python"
 "$PY" -c "import gymnasium, ray, spyenvs; print('rllib venv: ray', ray.__version__, 'gymnasium', gymnasium.__version__)"
 # a local Ray instance on 2 cores: no dashboard, no usage stats, no auth prompt
 export RAY_USAGE_STATS_ENABLED=0 RAY_DISABLE_DOCKER_CPU_WARNING=1 PYTHONWARNINGS=ignore::DeprecationWarning
-"$PY" -m pytest tests_rllib -q -p no:cacheprovider "$@"
+# pyproject addopts already has -q (a second -q would hide the "N passed" line)
+"$PY" -m pytest tests_rllib -p no:cacheprovider "$@"
