@@ -250,3 +250,22 @@ def test_mapping_fn_pickles_by_reference():
     fn = functools.partial(map_agent_to_module, spec={"roles": ["player_0"], "per_role": False, "seed": 0,
                                                       "opponents": [("random", 1.0)]})
     assert cloudpickle.loads(cloudpickle.dumps(fn))("player_0", types.SimpleNamespace(id_="e")) == "main"
+
+
+def test_cli_arguments_reach_the_trainer(monkeypatch):
+    """`spyenvs train ENV --backend rllib` passes the SB3 path's arguments; the
+    RLlib run reads configs/rllib_<game>.yaml, --opt, --timesteps (rounded up to
+    whole iterations) and the Ray options."""
+    import argparse
+
+    seen = {}
+    monkeypatch.setattr(rs, "train", lambda cfg, out, **kw: seen.update(cfg=cfg, out=out, **kw))
+    parser = argparse.ArgumentParser()
+    rs.add_arguments(parser)
+    args = parser.parse_args(["the_agents_v0", "--opt", "env_runners=3", "--address", "auto", "--out", "x"])
+    args.timesteps = 10_001
+    assert rs.run(args) == 0
+    batch = seen["cfg"]["ppo"]["train_batch_size_per_learner"]
+    assert seen["cfg"]["iterations"] == -(-10_001 // batch)
+    assert seen["cfg"]["env_runners"] == 3 and seen["address"] == "auto" and seen["out"] == "x"
+    assert seen["cfg"]["envs_per_runner"] == 8  # from configs/rllib_the_agents.yaml
