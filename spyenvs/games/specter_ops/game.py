@@ -11,7 +11,7 @@ from . import board as B
 from .belief import ORTH, apply_event
 from .data import (
     A1, A2, A2T, A3, A4, A5, AGENT_NAMES, BLUEJAY, CARD0, CARD_NAMES, CHAR0, CHARGES, COBRA,
-    COPIES, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H1, H2, H3, H4, H5, H6, HUNTER_NAMES, I1, I2,
+    COPIES, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H1, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, I1, I2,
     NO, NUM_ACTIONS, ORANGUTAN, POSTCOG, REVEAL, S3, SEAT0, SENSOR, STEALTH, SURGE, VELOCITY,
     X1, X2, YES, usable_by,
 )
@@ -219,6 +219,8 @@ class SpecterOps(Rules, Game):
         if self._h_traitor >= 0 and not self.exposed and kind == "hunter" and viewer - 1 != self._h_traitor:
             opts = [j for j in bel.hyps if j >= 0 and j != viewer - 1]
             self._h_traitor = opts[int(rng.integers(0, len(opts)))]
+            if self.dec in (H2, H2V) and self.actor != viewer:
+                self._ask_main(self.actor - 1)  # REVEAL belongs to the new traitor's mask
         j = self._h_traitor if (self._h_traitor >= 0 and not self.exposed) else -1
         branches = bel.hyps[j]
         mid_turn = self.cur == 0 and self.dec in (A1, A2, A2T, A3, A4) and self.tr is not None and self.round >= 1
@@ -454,8 +456,11 @@ class SpecterOps(Rules, Game):
             self._recount_taken()
             self._set(X1, ag.role, [CHAR0 + c for c in range(4) if c != self.ag[0].char])
             return
+        at_ambush = self.dec == I1 and self.i1_a == 1
         if pa.char_known >= 0:
             ag.char = pa.char_known
+        elif at_ambush:
+            ag.char = COBRA  # only Cobra is asked about an Ambush roll
         else:
             opts = [c for c in range(4) if c != self.ag[0].char]
             ag.char = opts[int(rng.integers(0, len(opts)))]
@@ -469,6 +474,8 @@ class SpecterOps(Rules, Game):
             cells = B.cells_of(cand & self.tr["pre_mask"])
             x = cells[int(rng.integers(0, len(cells)))]
         else:
+            if at_ambush:
+                cand &= ORTH[self.hpos[self.ht["seat"]]]
             cells = B.cells_of(cand)
             x = cells[int(rng.integers(0, len(cells)))]
             opts = [(L, M, st) for L, M, st in bel.hyps[-1] if ((L | M) >> x) & 1]
