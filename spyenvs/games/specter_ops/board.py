@@ -259,7 +259,7 @@ def _sight_full(i: int, smoke: int, sniper: int) -> int:
             if (smoke >> c) & 1:
                 break
             seen |= 1 << c
-    for beside, rays in LANES[i]:
+    for _beside, rays in LANES[i]:
         for d, ray in rays.items():
             if sniper >= 0 and d != sniper:
                 continue

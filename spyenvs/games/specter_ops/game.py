@@ -11,13 +11,13 @@ from . import board as B
 from .belief import ORTH, apply_event
 from .data import (
     A1, A2, A2T, A3, A4, A5, AGENT_NAMES, BLUEJAY, CARD0, CARD_NAMES, CHAR0, CHARGES, COBRA,
-    COPIES, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H1, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, I1, I2,
+    COPIES, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, I1, I2,
     NO, NUM_ACTIONS, ORANGUTAN, POSTCOG, REVEAL, S3, SEAT0, SENSOR, STEALTH, SURGE, VELOCITY,
     X1, X2, YES, usable_by,
 )
 from .observe import build_layout, observe
 from .render import render_rgb, render_text
-from .rules import AgentState, Rules
+from .rules import Rules
 
 _MUTABLE_LISTS = (
     "hchar", "hpos", "riding", "stunned", "blind", "sniper", "hin", "revoked", "acted", "votes",
