@@ -20,6 +20,8 @@ from spyenvs.core.records import load_record, replay, save_record
 FUZZ_SEEDS = int(os.environ.get("SPYENVS_FUZZ_SEEDS", "50"))
 #: a game longer than this many decisions under random play is reported as a hang
 MAX_DECISIONS = 20000
+#: random games the leak test samples states from (12 states each); raise for long runs
+LEAK_SEEDS = int(os.environ.get("SPYENVS_LEAK_SEEDS", "8"))
 
 
 def random_playout(game, rng, check=True, limit=MAX_DECISIONS):
@@ -76,22 +78,38 @@ def run_random_play(game_cls, config, seeds=None):
     return lengths
 
 
-def sample_states(game_cls, config, seeds=8, every=7):
-    """Random reachable states: every ``every``-th decision of random games."""
+def sample_states(game_cls, config, seeds=8, per_game=12):
+    """Random reachable states: ``per_game`` decision points spread evenly over each
+    of ``seeds`` random games (and the final state), so long games cost no more
+    test time than short ones."""
     for seed in range(seeds):
         game = game_cls(**config)
         game.reset(seed)
         rng = np.random.default_rng(seed + 99)
-        k = 0
-        while not game.is_over:
-            if k % every == 0:
+        random_playout(game, rng, check=False)
+        actions = list(game.actions)
+        stops = set(np.linspace(0, max(len(actions) - 1, 0), per_game).astype(int).tolist())
+        game = game_cls(**config)
+        game.reset(seed)
+        for k, a in enumerate(actions):
+            if k in stops:
                 yield game
-            game.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
-            k += 1
+            game.step(a)
         yield game
 
 
-def run_leak_test(game_cls, config, seeds=8):
+def random_steps(game, rng, limit):
+    """Up to ``limit`` random legal decisions with invariants checked each step."""
+    for _ in range(limit):
+        if game.is_over:
+            return
+        legal = np.flatnonzero(game.legal_mask())
+        assert legal.size > 0, f"empty mask at decision {game.decision_name()}"
+        game.step(int(rng.choice(legal)))
+        game.check_invariants()
+
+
+def run_leak_test(game_cls, config, seeds=LEAK_SEEDS):
     """observe(p) is unchanged by resample_hidden(p), the resample is a valid state
     (it plays on to the end), and it does change hidden state somewhere."""
     changed = [False] * game_cls(**config).num_players
@@ -117,15 +135,16 @@ def run_leak_test(game_cls, config, seeds=8):
                     assert np.array_equal(other.legal_mask(), game.legal_mask()), "legal mask leaks hidden state"
             if other.hidden_key(p) != key:
                 changed[p] = True
-            if n_states % 5 == 0 and not other.is_over:
+            if n_states % 3 == 0 and not other.is_over:
+                # the resample is a real state: it satisfies the invariants and plays on
                 other.check_invariants()
-                random_playout(other, rng)
+                random_steps(other, rng, 200)
     assert all(changed), f"resample_hidden never changed hidden state for roles {[i for i, c in enumerate(changed) if not c]}"
 
 
 def run_clone_test(game_cls, config):
     rng = np.random.default_rng(3)
-    for game in sample_states(game_cls, config, seeds=3, every=11):
+    for game in sample_states(game_cls, config, seeds=3, per_game=6):
         if game.is_over:
             continue
         views = [game.observe(p).copy() for p in range(game.num_players)]
@@ -172,7 +191,7 @@ def run_replay_test(game_cls, config, tmp_path):
 
 
 def run_illegal_action_test(game_cls, config):
-    for game in sample_states(game_cls, config, seeds=2, every=5):
+    for game in sample_states(game_cls, config, seeds=2, per_game=8):
         if game.is_over:
             with pytest.raises(GameStateError):
                 game.step(0)
