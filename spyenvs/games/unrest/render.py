@@ -1,7 +1,9 @@
-"""Text rendering and action labels of unrest_v0. A viewer sees only what its
+"""Text and picture rendering and action labels of unrest_v0. A viewer sees only what its
 observation carries; ``viewer=None`` is the omniscient debugging view."""
 
 from __future__ import annotations
+
+from spyenvs.core import drawing as dr
 
 from . import data as D
 from .rules import (
@@ -92,4 +94,186 @@ def render_text(game, viewer=None) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["action_label", "render_text", "LOC_DESTROYED", "LOC_DISTRICT"]
+
+
+# ------------------------------------------------------------------ picture
+# Colours per suit (Intel, Riots, Coup, Supplies) and for Decoys; the table layout
+# is fixed-size so a replay or a video gets equal frames throughout a game.
+SUIT_COLORS = ((48, 98, 170), (196, 52, 44), (124, 70, 164), (52, 136, 68))
+DECOY_COLOR = (128, 128, 120)
+TOKEN_COLORS = ((200, 140, 20), (170, 40, 40), (60, 120, 160), (150, 96, 40))
+COL_W, COL_GAP, MARGIN = 150, 8, 10
+TILE_H, TILE_STEP, SLOTS = 22, 25, 8
+WIDTH = 2 * MARGIN + 5 * COL_W + 4 * COL_GAP
+HEADER_H, MISSION_Y, MISSION_H = 24, 32, 60
+ROW_Y = MISSION_Y + MISSION_H + 26
+DIST_H = 44
+CARDS_Y = ROW_Y + DIST_H + 4
+BOTTOM_Y = CARDS_Y + SLOTS * TILE_STEP + 26
+FOOT_Y = BOTTOM_Y + 16 + 6 * TILE_STEP + 6
+HEIGHT = FOOT_Y + 24
+
+
+def _col_x(i: int) -> int:
+    return MARGIN + i * (COL_W + COL_GAP)
+
+
+def _card_tile(img, x, y, w, t: int, facedown: bool = False) -> None:
+    """A face-up card, or a face-down one that the viewer knows (hatched corner)."""
+    if t == D.DECOY_TYPE or t >= D.DECOY_FIRST:
+        col, val, name = DECOY_COLOR, "D", "Decoy"
+    else:
+        col, val, name = SUIT_COLORS[t // 5], str(t % 5 + 2), D.SUITS[t // 5]
+    dr.box(img, x, y, w, TILE_H, dr.shade(col, 0.8), dr.shade(col, -0.45))
+    dr.fill(img, x + 1, y + 1, 24, TILE_H - 2, col)
+    dr.text_center(img, x + 1, y + (TILE_H - dr.GLYPH_H) // 2, 24, val, (255, 255, 255))
+    dr.text(img, x + 30, y + (TILE_H - dr.GLYPH_H) // 2, name, dr.shade(col, -0.55), w - 52)
+    if facedown:  # the hatched end marks a card lying face down that this viewer knows
+        dr.card_back(img, x + w - 20, y + 1, 19, TILE_H - 2)
+
+
+def _handle_tile(game, img, x, y, w, h: int, viewer) -> None:
+    pub = game.pub
+    if pub.hup[h]:
+        _card_tile(img, x, y, w, pub.htype[h])
+    elif viewer is None or viewer == REBEL:
+        _card_tile(img, x, y, w, D.CARD_TYPE[game.hid.hcard[h]], facedown=True)
+    else:
+        dr.card_back(img, x, y, w, TILE_H, "face down")
+
+
+def _stack(img, x, y, items, draw, slots: int = SLOTS) -> None:
+    """Tiles down a column; more than ``slots`` tiles overlap to fit."""
+    n = len(items)
+    step = TILE_STEP if n <= slots else max(6, (slots - 1) * TILE_STEP // max(1, n - 1))
+    for i, it in enumerate(items):
+        draw(x, y + i * step, it)
+
+
+def render_rgb(game, viewer=None):
+    pub = game.pub
+    img = dr.canvas(HEIGHT, WIDTH)
+    ink = dr.INK
+    # header
+    dr.fill(img, 0, 0, WIDTH, HEADER_H, (44, 40, 52))
+    who = "omniscient" if viewer is None else game.roles[viewer]
+    title = f"UNREST  round {pub.round}{'  FINAL ENCOUNTER' if pub.final else ''}  -  {PHASE_NAMES[pub.phase]}"
+    dr.text(img, MARGIN, 6, title, (250, 240, 210))
+    right = f"view: {who}"
+    dr.text(img, WIDTH - MARGIN - dr.text_width(right), 6, right, (200, 200, 220))
+
+    # missions
+    mw = (WIDTH - 2 * MARGIN - 3 * COL_GAP) // 4
+    for m in range(4):
+        x = MARGIN + m * (mw + COL_GAP)
+        kind = pub.missions[m]
+        avail = pub.mission_avail[m]
+        col = (150, 110, 40) if kind == D.REVOLUTION else (70, 96, 110)
+        if not avail:
+            col = (170, 170, 165)
+        dr.box(img, x, MISSION_Y, mw, MISSION_H, dr.shade(col, 0.85), dr.shade(col, -0.4))
+        dr.fill(img, x + 1, MISSION_Y + 1, mw - 2, 17, col)
+        dr.text(img, x + 5, MISSION_Y + 3, f"{m}: {D.MISSION_NAMES[kind]}", (255, 255, 255), mw - 10)
+        if not avail:
+            dr.text(img, x + mw - 5 - dr.text_width("USED"), MISSION_Y + 3, "USED", (120, 20, 20))
+        cond = D.MISSION_TEXT[kind].format(thr=game.threshold)
+        for i, line in enumerate(dr.wrap(cond, (mw - 10) // dr.GLYPH_W, 3)):
+            dr.text(img, x + 5, MISSION_Y + 21 + i * dr.GLYPH_H, line, ink)
+
+    # the district row, then the liberated districts
+    dr.text(img, MARGIN, ROW_Y - 18, "DISTRICT ROW", (90, 80, 70))
+    cols = [(p, d, False) for p, d in enumerate(pub.row)] + [(-1, d, True) for d in pub.lib]
+    area = game.area_positions()
+    if area:
+        x0 = _col_x(area[0]) - 3
+        dr.box(img, x0, ROW_Y - 4, 2 * COL_W + COL_GAP + 6, CARDS_Y + SLOTS * TILE_STEP - ROW_Y + 6,
+               None, (230, 180, 30), 3)
+        dr.fill(img, x0 + COL_W - 10, ROW_Y - 18, 2 * COL_GAP + 26, 14, (230, 180, 30))
+        dr.text_center(img, x0 + COL_W - 10, ROW_Y - 18, 2 * COL_GAP + 26, "AREA", ink)
+    for i, (p, d, lib) in enumerate(cols):
+        x = _col_x(i)
+        if lib:
+            col = (40, 140, 70)
+        elif d == pub.blockade:
+            col = (150, 40, 40)
+        else:
+            col = (84, 84, 96)
+        dr.box(img, x, ROW_Y, COL_W, DIST_H, col, dr.shade(col, -0.5))
+        tag = (f"LIBERATED r{pub.lib_round[d]}" if lib else f"position {p}"
+               + ("  BLOCKADE" if d == pub.blockade else ""))
+        dr.text(img, x + 4, ROW_Y + 3, tag, (255, 236, 160), COL_W - 8)
+        for k, line in enumerate(dr.wrap(D.DISTRICTS[d], (COL_W - 8) // dr.GLYPH_W, 2)):
+            dr.text(img, x + 4, ROW_Y + 16 + k * dr.GLYPH_H, line, (255, 255, 255))
+        if lib:
+            # the mission that freed it, under the cards
+            used = D.MISSION_NAMES[pub.missions[pub.lib_mission[d]]]
+            dr.text(img, x + 2, CARDS_Y + SLOTS * TILE_STEP + 2, f"by {used}", (40, 110, 60), COL_W - 4)
+        dr.box(img, x, CARDS_Y - 2, COL_W, SLOTS * TILE_STEP + 2, (238, 234, 222), (214, 208, 196))
+        _stack(img, x + 3, CARDS_Y, pub.dist[d],
+               lambda xx, yy, h: _handle_tile(game, img, xx, yy, COL_W - 6, h, viewer))
+
+    # bottom: pending cards, tokens, destroyed pile, hand, deck
+    labels = ("PLAYED (pending)", "EMPIRE TOKENS", "DESTROYED", "REBEL HAND", "DECK")
+    for i, lab in enumerate(labels):
+        dr.text(img, _col_x(i), BOTTOM_Y, lab, (90, 80, 70), COL_W)
+    by = BOTTOM_Y + 16
+    x = _col_x(0)
+    for s in range(3):
+        h = pub.pending[s]
+        if h >= 0:
+            _handle_tile(game, img, x, by + s * TILE_STEP, COL_W, h, viewer)
+        else:
+            dr.box(img, x, by + s * TILE_STEP, COL_W, TILE_H, None, (210, 204, 192))
+    x = _col_x(1)
+    for t in range(4):
+        y = by + t * TILE_STEP
+        if t in pub.tok_used:
+            state, col = "used", TOKEN_COLORS[t]
+        elif pub.tok_avail[t]:
+            state, col = "ready", TOKEN_COLORS[t]
+        else:
+            state, col = "spent", (175, 172, 165)
+        dr.box(img, x, y, COL_W, TILE_H, dr.shade(col, 0.75), dr.shade(col, -0.4))
+        dr.shape(img, x + 5, y + 5, 12, "circle", col)
+        dr.text(img, x + 22, y + 5, D.TOKENS[t], ink, COL_W - 30 - dr.text_width(state))
+        dr.text(img, x + COL_W - 4 - dr.text_width(state), y + 5, state, dr.shade(col, -0.5))
+    if pub.blockade >= 0:
+        dr.text(img, x, by + 4 * TILE_STEP + 2, f"blockade: {D.DISTRICTS[pub.blockade]}", (150, 40, 40), COL_W)
+    _stack(img, _col_x(2), by, pub.destroyed,
+           lambda xx, yy, h: _handle_tile(game, img, xx, yy, COL_W, h, viewer), 6)
+    x = _col_x(3)
+    if viewer is None or viewer == REBEL:
+        _stack(img, x, by, game.hid.hand, lambda xx, yy, c: _card_tile(img, xx, yy, COL_W, D.CARD_TYPE[c]), 6)
+    else:
+        _stack(img, x, by, range(pub.hand_size),
+               lambda xx, yy, _: dr.card_back(img, xx, yy, COL_W, TILE_H, "hidden card"), 6)
+    x = _col_x(4)
+    if pub.deck_size:
+        for k in range(min(4, (pub.deck_size + 2) // 3)):
+            dr.card_back(img, x + 3 * k, by + 3 * k, 70, 96)
+        dr.fill(img, x + 76 + 6, by + 36, 60, 18, dr.PAPER)
+        dr.text(img, x + 84, by + 38, f"{pub.deck_size} cards", ink)
+    else:
+        dr.box(img, x, by, 70, 96, None, (200, 196, 186))
+        dr.text(img, x + 84, by + 38, "empty", ink)
+
+    # footer: the pending decision, from the viewer's side
+    dr.fill(img, 0, FOOT_Y, WIDTH, HEIGHT - FOOT_Y, (232, 226, 210))
+    if game.is_over:
+        msg = f"GAME OVER - {game.roles[pub.winner].upper()} WINS" if pub.winner >= 0 else "GAME OVER"
+        col = (150, 40, 40)
+    else:
+        actor = game.current_player
+        dec = PHASE_NAMES[pub.phase]
+        if viewer is not None and viewer == actor:
+            msg, col = f"YOUR DECISION ({game.roles[actor]}): {dec}", (20, 100, 40)
+        else:
+            msg, col = f"waiting for {game.roles[actor]}: {dec}", ink
+    dr.text(img, MARGIN, FOOT_Y + 6, msg, col, WIDTH - 2 * MARGIN - 300)
+    if viewer is None or viewer == REBEL:
+        dr.card_back(img, WIDTH - MARGIN - 280, FOOT_Y + 4, 19, TILE_H - 6)
+        dr.text(img, WIDTH - MARGIN - 256, FOOT_Y + 6, "= lies face down (Rebel knows)", (90, 80, 70))
+    return img
+
+
+__all__ = ["action_label", "render_text", "render_rgb", "LOC_DESTROYED", "LOC_DISTRICT"]

@@ -720,6 +720,11 @@ class UnrestGame(Game):
 
         return render_text(self, viewer)
 
+    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
+        from .render import render_rgb
+
+        return render_rgb(self, viewer)
+
     # ------------------------------------------------------------ invariants
     def check_invariants(self) -> None:
         from .invariants import check
