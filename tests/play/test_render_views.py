@@ -17,11 +17,7 @@ STATES_PER_GAME = 5
 
 #: leaks found by these tests and reported, expected to fail until fixed (non-strict
 #: so the fix turns them green without editing this file)
-KNOWN_VIEW_LEAKS = {
-    "specter_ops_v0": "reported: hunters' render_text and the default action_label_for show the agent's "
-                      "pending decision name (A2_equipment_before / A2t_equipment_target / A3_move_step), "
-                      "which resample_hidden(hunter) changes",
-}
+KNOWN_VIEW_LEAKS = {}
 
 ENVS = [
     pytest.param(e, marks=pytest.mark.xfail(reason=KNOWN_VIEW_LEAKS[e], strict=False)) if e in KNOWN_VIEW_LEAKS else e

@@ -11,8 +11,8 @@ from . import board as B
 from .belief import ORTH, apply_event
 from .data import (
     A1, A2, A2T, A3, A4, A5, AGENT_NAMES, BLUEJAY, CARD0, CARD_NAMES, CHAR0, CHARGES, COBRA,
-    COPIES, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, I1, I2,
-    NO, NUM_ACTIONS, ORANGUTAN, POSTCOG, REVEAL, S3, SEAT0, SENSOR, STEALTH, SURGE, VELOCITY,
+    COPIES, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H0, H1, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, I1, I2,
+    NO, NUM_ACTIONS, ORANGUTAN, POSTCOG, REVEAL, S1, S3, SEAT0, SENSOR, STEALTH, SURGE, VELOCITY,
     X1, X2, YES, usable_by,
 )
 from .observe import build_layout, observe
@@ -26,6 +26,8 @@ _MUTABLE_LISTS = (
 
 
 _TABLES: dict = {}
+#: decisions whose chosen action every role sees (hunters' moves are public, §6)
+_PUBLIC_HUNTER_DECISIONS = frozenset((S1, H1, H2, H2V, H3, H4, H5, H6))
 
 
 class SpecterOps(Rules, Game):
@@ -560,6 +562,19 @@ class SpecterOps(Rules, Game):
             assert (u >> cell) & 1, f"true cell {B.name(cell)} outside the belief of agent {a}"
 
     # ------------------------------------------------------------------ labels
+    def action_label_for(self, action, viewer):
+        """C58: another role sees a hunter's public move (character pick, turn order,
+        walk, drive, exit, sniper, attack) as it is, but never the name of an agent's
+        sub-step or a secret vote: those show only as who acts."""
+        actor = self.actor
+        if viewer is None or viewer == actor:
+            return self.action_label(action)
+        if self._viewer_kind(actor) == "hunter" and self.dec in _PUBLIC_HUNTER_DECISIONS:
+            return self.action_label(action)
+        if self.dec == H0:
+            return "(secret vote)"
+        return "(agent acts)" if self._viewer_kind(actor) == "agent" else "(second agent acts)"
+
     def action_label(self, a):
         a = int(a)
         dec = self.dec

@@ -76,7 +76,10 @@ def render_text(game, viewer=None):
                 ch = "."
             row.append(ch)
         lines.append(f"{r + 1:3d} " + "".join(row))
-    lines.append(f"round {game.round}  decision {DECISIONS[game.dec]} by {game.roles[game.actor]}"
+    # C58: the pending decision's name is the actor's (or omniscient) knowledge only
+    shown = viewer is None or viewer == game.actor
+    pending = f"decision {DECISIONS[game.dec]} by " if shown else "to move: "
+    lines.append(f"round {game.round}  {pending}{game.roles[game.actor]}"
                  + (f"  winner: {game.winner}" if game.winner else ""))
     hs = []
     for s in range(game.nh):
