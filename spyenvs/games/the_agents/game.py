@@ -17,7 +17,7 @@ from .render import action_label, render_text
 _STATIC = ("N", "nf", "cap", "members", "own", "other_fac", "mindex", "n_mtypes", "n_missions",
            "n_agents", "immediate", "encoder")
 _SCALARS = ("next_pool", "start", "active", "turns", "turn_decisions", "barred", "mhg_revealed",
-            "over", "truncated", "decision", "decider", "_mask", "bv", "cv")
+            "over", "truncated", "decision", "decider", "_mask", "bv", "cv", "av", "mv")
 
 
 #: (board version, card version) pairs whose zone invariants were already checked
@@ -167,6 +167,7 @@ class TheAgentsGame(R.TheAgentsState, Game):
         """Re-deal, in place, every card hidden from v within its exchangeable pool
         (v's tags), then shuffle both decks; other viewers' tags follow the slots."""
         self.cv = next(R.VERSIONS)
+        self.mv = next(R.VERSIONS)
         for cls in ("a", "m"):
             hands = getattr(self, "hand_" + cls)
             tags = getattr(self, "tag_" + cls)
@@ -240,7 +241,7 @@ class TheAgentsGame(R.TheAgentsState, Game):
     def check_invariants(self):
         # zone checks depend only on (board version, card version): each pair is checked
         # once (module-level memo, kept out of the state)
-        key = (self.bv, self.cv)
+        key = (self.bv, self.cv, self.av, self.mv)
         if key not in _CHECKED:
             if len(_CHECKED) > 100000:
                 _CHECKED.clear()
@@ -358,8 +359,8 @@ class TheAgentsGame(R.TheAgentsState, Game):
             enc = self.encoder
             v = self.decider
             enc.encode(self, v)
-            assert enc.bcache[(v, self.bv)] == enc.table_segment(self, v), "stale table cache"
-            assert enc.ccache[(v, self.cv)] == enc.cards_segment(self, v), "stale cards cache"
+            for cache, ver, build in zip(enc.caches, enc.versions(self), enc.builders):
+                assert cache[(v, ver)] == build(self, v), f"stale observation cache {build.__name__}"
 
     def config_summary(self) -> dict[str, Any]:
         return dict(self.config)

@@ -23,6 +23,7 @@ from . import rules as R
 NA = D.NUM_AGENT_TYPES
 N_FTYPES = len(D.FACTION_TYPES)
 WIN = float(D.WIN_IP)
+KNOWN = R.KNOWN
 SLOT_FEATURES = 2 + N_FTYPES + 2  # present, dead, faction type, cmd to first / second member
 
 
@@ -63,28 +64,32 @@ def build_layout(g) -> Layout:
     # --- the table (cached per board version)
     L.add("board", (nf, cap, SLOT_FEATURES), doc="factions: present, dead, type, cmd to 1st/2nd member")
     L.add("arrow_points", (nf, 2), 0, 2 * (cap - 1), "arrow points facing the first/second member")
+    # --- attached missions (cached per attachment version)
     L.add("attached", (nf, 2, 2, nm), doc="attached missions per member and slot")
-    # --- cards and IP (cached per card version)
+    # --- agent cards and IP (cached per agent-card version)
     L.add("ip", n, 0, 3, "IP / 40 (clipped at 3)")
     L.add("reached_goal", n, doc="players who reached 40 IP (equal_turns)")
     L.add("hand_agents", NA, 0, D.AGENT_COPIES, "own agent cards by type")
-    L.add("hand_missions", nm, 0, D.MISSION_COPIES, "own missions by type")
-    L.add("hand_sizes", (n - 1, 2), 0, 36, "other players' agent and mission card counts")
+    L.add("agent_hand_sizes", n - 1, 0, 36, "other players' agent card counts")
     L.add("pins_agents", (n - 1, NA), 0, D.AGENT_COPIES, "agent cards known in others' hands")
-    L.add("pins_missions", (n - 1, nm), 0, D.MISSION_COPIES, "missions known in others' hands")
-    L.add("deck_sizes", 2, 0, 1, "agent / mission draw deck size, as fraction of all cards")
+    L.add("agent_deck_size", 1, 0, 1, "agent draw deck size / 36")
     L.add("retired_agents", NA, 0, D.AGENT_COPIES, "agent retired pile by type")
-    L.add("retired_missions", nm, 0, D.MISSION_COPIES, "mission retired pile by type")
     L.add("retired_top_agent", NA, doc="top card of the agent retired pile")
+    # --- mission cards (cached per mission-card version)
+    L.add("hand_missions", nm, 0, D.MISSION_COPIES, "own missions by type")
+    L.add("mission_hand_sizes", n - 1, 0, 20, "other players' mission card counts")
+    L.add("pins_missions", (n - 1, nm), 0, D.MISSION_COPIES, "missions known in others' hands")
+    L.add("mission_deck_size", 1, 0, 1, "mission draw deck size / all missions")
+    L.add("retired_missions", nm, 0, D.MISSION_COPIES, "mission retired pile by type")
     L.add("retired_top_mission", nm, doc="top card of the mission retired pile")
     return L
 
 
 class Encoder:
-    """Precomputed offsets and two caches: the table segment by (viewer, board
-    version) and the cards segment by (viewer, card version); versions are globally
-    unique stamps the rules bump on every change (``rules.VERSIONS``).
-    ``encode(g, v)`` returns a fresh float32 vector."""
+    """Precomputed offsets and four caches, one per group of blocks that change
+    together (the table, attached missions, agent cards and IP, mission cards), keyed
+    by (viewer, version); versions are globally unique stamps the rules bump on every
+    change (``rules.VERSIONS``). ``encode(g, v)`` returns a fresh float32 vector."""
 
     def __init__(self, g):
         self.L = g.layout
@@ -104,47 +109,57 @@ class Encoder:
             self.templates.append(t)
         self.ftype_index = {t: i for i, t in enumerate(D.FACTION_TYPES)}
         self.show_dead = g.config["dead_identities_visible"]
-        self.b0 = s["board"]
-        self.b1 = s["ip"]
-        self.c0 = s["ip"]
-        self.c1 = self.size
-        self.bcache = {}
-        self.ccache = {}
+        # cached spans: (start, end) of each group, its builder and its version attribute
+        self.spans = ((s["board"], s["attached"]), (s["attached"], s["ip"]),
+                      (s["ip"], s["hand_missions"]), (s["hand_missions"], self.size))
+        self.builders = (self.board_segment, self.attached_segment, self.agents_segment,
+                         self.missions_segment)
+        self.caches = ({}, {}, {}, {})
         self.fcache = {}
         self.kcache = {}
-        c0 = self.c0
-        nm = g.n_mtypes
-        self.coffs = []
-        for v in range(n):
-            others = [((v + k) % n, s["hand_sizes"] - c0 + (k - 1) * 2, s["pins_agents"] - c0 + (k - 1) * NA,
-                       s["pins_missions"] - c0 + (k - 1) * nm) for k in range(1, n)]
-            self.coffs.append(tuple(s[b] - c0 for b in (
-                "ip", "reached_goal", "hand_agents", "hand_missions", "deck_sizes", "retired_agents",
-                "retired_missions", "retired_top_agent", "retired_top_mission")) + (others,))
+        self.others = [[((v + k) % n, k - 1) for k in range(1, n)] for v in range(n)]
+        self.gcache = {}
+        self.g0 = s["board"]
+        self.max_turns = g.config["max_turns"] or 400
+        self.offsets = tuple(s[k] for k in (
+            "decision", "decider", "active", "executor", "actions_left", "window_ops", "barred",
+            "bonus_contexts", "chosen_step", "chosen_agent", "chosen_mission", "chosen_faction",
+            "chosen_facing", "chosen_partner", "source", "chain", "first_target", "first_target_type",
+            "command_type", "interrogated", "strategist_target", "mhg_type", "mhg_revealed", "transit",
+            "private_view", "start_seat", "turn_progress"))
+
+    @staticmethod
+    def versions(g):
+        return (g.bv, g.av, g.cv, g.mv)
 
     def __getstate__(self):
         # caches are a pure speed-up: keep them out of pickles (state snapshots)
         d = dict(self.__dict__)
-        d["bcache"] = {}
-        d["ccache"] = {}
+        d["caches"] = ({}, {}, {}, {})
+        d["gcache"] = {}
         d["fcache"] = {}
         d["kcache"] = {}
+        for k in ("builders",):
+            d.pop(k)
         return d
 
+    def __setstate__(self, d):
+        self.__dict__.update(d)
+        self.builders = (self.board_segment, self.attached_segment, self.agents_segment,
+                         self.missions_segment)
+
     def faction_entry(self, g, f):
-        """(board, arrow points, attached) sub-segments of faction f, cached by content
-        (they do not depend on the viewer, only where they go does)."""
+        """(board, arrow points) sub-segments of faction f, cached by content (they do
+        not depend on the viewer, only where they go does)."""
         row = g.fac[f]
-        A = g.att[f]
-        key = (f, tuple(row), tuple(A[0]), tuple(A[1]))
+        key = (f, tuple(row))
         ent = self.fcache.get(key)
         if ent is not None:
             return ent
         if len(self.fcache) > 20000:
             self.fcache.clear()
-        cap, nm = g.cap, g.n_mtypes
         fti = self.ftype_index
-        board = array("f", bytes(4 * cap * SLOT_FEATURES))
+        board = array("f", bytes(4 * g.cap * SLOT_FEATURES))
         a = g.members[f][0]
         for i, c in enumerate(row):
             base = i * SLOT_FEATURES
@@ -157,32 +172,38 @@ class Encoder:
                 board[base + 2 + fti[c[0] >> 1]] = 1.0
                 board[base + 2 + N_FTYPES + (0 if c[1] == a else 1)] = 1.0
         pa, pb, _, _ = g.arrows(f) if len(row) > 1 else (0, 0, 0, 0)
-        att = array("f", bytes(4 * 4 * nm))
-        for m in (0, 1):
-            for sl, c in enumerate(A[m]):
-                att[(m * 2 + sl) * nm + (c >> 1)] = 1.0
-        ent = self.fcache[key] = (board, array("f", (pa, pb)), att)
+        ent = self.fcache[key] = (board, array("f", (pa, pb)))
         return ent
 
-    def table_segment(self, g, v):
-        """board, arrow_points and attached blocks for viewer v."""
+    def board_segment(self, g, v):
+        """board and arrow_points blocks for viewer v (rotated factions)."""
         s = self.s
-        b0 = self.b0
-        seg = array("f", bytes(4 * (self.b1 - b0)))
+        b0, b1 = self.spans[0]
+        seg = array("f", bytes(4 * (b1 - b0)))
         rot = self.rot[v]
         BS = g.cap * SLOT_FEATURES
-        AS = 4 * g.n_mtypes
         ob = s["board"] - b0
         oa = s["arrow_points"] - b0
-        om = s["attached"] - b0
         for f in range(g.nf):
-            if not g.fac[f]:
-                continue
-            board, arrows, att = self.faction_entry(g, f)
-            rf = rot[f]
-            seg[ob + rf * BS:ob + (rf + 1) * BS] = board
-            seg[oa + rf * 2:oa + rf * 2 + 2] = arrows
-            seg[om + rf * AS:om + (rf + 1) * AS] = att
+            if g.fac[f]:
+                board, arrows = self.faction_entry(g, f)
+                rf = rot[f]
+                seg[ob + rf * BS:ob + (rf + 1) * BS] = board
+                seg[oa + rf * 2:oa + rf * 2 + 2] = arrows
+        return seg
+
+    def attached_segment(self, g, v):
+        b0, b1 = self.spans[1]
+        seg = array("f", bytes(4 * (b1 - b0)))
+        rot = self.rot[v]
+        nm = g.n_mtypes
+        for f in range(g.nf):
+            A = g.att[f]
+            if A[0] or A[1]:
+                base = rot[f] * 4 * nm
+                for m in (0, 1):
+                    for sl, c in enumerate(A[m]):
+                        seg[base + (m * 2 + sl) * nm + (c >> 1)] = 1.0
         return seg
 
     def _counts(self, cards, width, tags=None):
@@ -204,103 +225,135 @@ class Encoder:
             self.kcache[key] = out
         return out
 
-    def cards_segment(self, g, v):
-        """ip .. retired_top_mission blocks for viewer v."""
-        o_ip, o_goal, o_ha, o_hm, o_deck, o_ra, o_rm, o_rta, o_rtm, others = self.coffs[v]
-        nm = g.n_mtypes
-        seg = array("f", bytes(4 * (self.c1 - self.c0)))
-        ip = g.ip
+    def agents_segment(self, g, v):
+        """ip .. retired_top_agent blocks for viewer v."""
+        s = self.s
+        c0, c1 = self.spans[2]
+        seg = array("f", bytes(4 * (c1 - c0)))
         n = g.N
+        ip = g.ip
+        o = s["ip"] - c0
         for k in range(n):
             x = ip[(v + k) % n]
-            seg[o_ip + k] = x / WIN if x < 3 * WIN else 3.0
+            seg[o + k] = x / WIN if x < 3 * WIN else 3.0
         for q in g.reached:
-            seg[o_goal + (q - v) % n] = 1.0
+            seg[s["reached_goal"] - c0 + (q - v) % n] = 1.0
         counts = self._counts
-        seg[o_ha:o_ha + NA] = counts(tuple(g.hand_a[v]), NA)
-        seg[o_hm:o_hm + nm] = counts(tuple(g.hand_m[v]), nm)
+        o = s["hand_agents"] - c0
+        seg[o:o + NA] = counts(tuple(g.hand_a[v]), NA)
         ta = g.tag_a[v].__getitem__
-        tm = g.tag_m[v].__getitem__
-        hand_a, hand_m = g.hand_a, g.hand_m
-        for q, o_size, o_pa, o_pm in others:
-            h = hand_a[q]
+        o_size = s["agent_hand_sizes"] - c0
+        o_pins = s["pins_agents"] - c0
+        hands = g.hand_a
+        for q, k in self.others[v]:
+            h = hands[q]
             if h:
-                seg[o_size] = len(h)
-                h = tuple(h)
-                seg[o_pa:o_pa + NA] = counts(h, NA, tuple(map(ta, h)))
-            h = hand_m[q]
-            if h:
-                seg[o_size + 1] = len(h)
-                h = tuple(h)
-                seg[o_pm:o_pm + nm] = counts(h, nm, tuple(map(tm, h)))
-        seg[o_deck] = len(g.deck_a) / g.n_agents
-        seg[o_deck + 1] = len(g.deck_m) / g.n_missions
+                seg[o_size + k] = len(h)
+                tags = tuple(map(ta, h))
+                if KNOWN in tags:
+                    o = o_pins + k * NA
+                    seg[o:o + NA] = counts(tuple(h), NA, tags)
+        seg[s["agent_deck_size"] - c0] = len(g.deck_a) / g.n_agents
         if g.ret_a:
-            seg[o_ra:o_ra + NA] = counts(tuple(g.ret_a), NA)
-            seg[o_rta + (g.ret_a[-1] >> 1)] = 1.0
+            o = s["retired_agents"] - c0
+            seg[o:o + NA] = counts(tuple(g.ret_a), NA)
+            seg[s["retired_top_agent"] - c0 + (g.ret_a[-1] >> 1)] = 1.0
+        return seg
+
+    def missions_segment(self, g, v):
+        """hand_missions .. retired_top_mission blocks for viewer v."""
+        s = self.s
+        c0, c1 = self.spans[3]
+        nm = g.n_mtypes
+        seg = array("f", bytes(4 * (c1 - c0)))
+        counts = self._counts
+        o = s["hand_missions"] - c0
+        seg[o:o + nm] = counts(tuple(g.hand_m[v]), nm)
+        tm = g.tag_m[v].__getitem__
+        o_size = s["mission_hand_sizes"] - c0
+        o_pins = s["pins_missions"] - c0
+        hands = g.hand_m
+        for q, k in self.others[v]:
+            h = hands[q]
+            if h:
+                seg[o_size + k] = len(h)
+                tags = tuple(map(tm, h))
+                if KNOWN in tags:
+                    o = o_pins + k * nm
+                    seg[o:o + nm] = counts(tuple(h), nm, tags)
+        seg[s["mission_deck_size"] - c0] = len(g.deck_m) / g.n_missions
         if g.ret_m:
-            seg[o_rm:o_rm + nm] = counts(tuple(g.ret_m), nm)
-            seg[o_rtm + (g.ret_m[-1] >> 1)] = 1.0
+            o = s["retired_missions"] - c0
+            seg[o:o + nm] = counts(tuple(g.ret_m), nm)
+            seg[s["retired_top_mission"] - c0 + (g.ret_m[-1] >> 1)] = 1.0
+        return seg
+
+    def cached_groups(self, g, v):
+        """The four cached groups as one array (board .. end of the vector)."""
+        key = (v, g.bv, g.av, g.cv, g.mv)
+        seg = self.gcache.get(key)
+        if seg is not None:
+            return seg
+        if len(self.gcache) > 20000:
+            self.gcache.clear()
+        seg = array("f")
+        for cache, build, ver in zip(self.caches, self.builders, (g.bv, g.av, g.cv, g.mv)):
+            k = (v, ver)
+            part = cache.get(k)
+            if part is None:
+                if len(cache) > 20000:
+                    cache.clear()
+                part = cache[k] = build(g, v)
+            seg += part
+        self.gcache[key] = seg
         return seg
 
     def encode(self, g, v, cached=True):
-        s = self.s
-        n, cap = g.N, g.cap
-        rot = self.rot[v]
+        (o_decision, o_decider, o_active, o_executor, o_actions, o_ops, o_barred, o_bonus, o_step,
+         o_agent, o_mission, o_faction, o_facing, o_partner, o_source, o_chain, o_first,
+         o_first_type, o_cmd, o_interrogated, o_strategist, o_mhg_type, o_mhg_revealed, o_transit,
+         o_private, o_start, o_turn) = self.offsets
+        n = g.N
         buf = self.templates[v][:]
-        # table and cards: cached segments
         if cached:
-            key = (v, g.bv)
-            seg = self.bcache.get(key)
-            if seg is None:
-                if len(self.bcache) > 20000:
-                    self.bcache.clear()
-                seg = self.bcache[key] = self.table_segment(g, v)
-            buf[self.b0:self.b1] = seg
-            key = (v, g.cv)
-            seg = self.ccache.get(key)
-            if seg is None:
-                if len(self.ccache) > 20000:
-                    self.ccache.clear()
-                seg = self.ccache[key] = self.cards_segment(g, v)
-            buf[self.c0:self.c1] = seg
+            buf[self.g0:] = self.cached_groups(g, v)
         else:
-            buf[self.b0:self.b1] = self.table_segment(g, v)
-            buf[self.c0:self.c1] = self.cards_segment(g, v)
+            for (a, b), build in zip(self.spans, self.builders):
+                buf[a:b] = build(g, v)
         # the pending decision and the stack
-        buf[s["active"] + (g.active - v) % n] = 1.0
-        buf[s["start_seat"] + (g.start - v) % n] = 1.0
-        mt = g.config["max_turns"] or 400
-        buf[s["turn_progress"]] = min(g.turns / mt, 1.0)
+        buf[o_active + (g.active - v) % n] = 1.0
+        buf[o_start + (g.start - v) % n] = 1.0
+        buf[o_turn] = min(g.turns / self.max_turns, 1.0)
         if g.mhg_revealed:
-            buf[s["mhg_revealed"]] = min(g.mhg_revealed, 12)
-        for j, (c, q) in enumerate(g.transit[:3]):
-            base = s["transit"] + j * (NA + n)
-            buf[base + (c >> 1)] = 1.0
-            if q >= 0:
-                buf[base + NA + (q - v) % n] = 1.0
+            buf[o_mhg_revealed] = min(g.mhg_revealed, 12)
+        if g.transit:
+            for j, (c, q) in enumerate(g.transit[:3]):
+                base = o_transit + j * (NA + n)
+                buf[base + (c >> 1)] = 1.0
+                if q >= 0:
+                    buf[base + NA + (q - v) % n] = 1.0
         if g.over:
             return np.frombuffer(buf, np.float32)
-        buf[s["decision"] + g.decision] = 1.0
-        buf[s["decider"] + (g.decider - v) % n] = 1.0
+        buf[o_decision + g.decision] = 1.0
+        buf[o_decider + (g.decider - v) % n] = 1.0
         barred = g.barred
         if barred:
             for q in range(n):
                 if (barred >> q) & 1:
-                    buf[s["barred"] + (q - v) % n] = 1.0
+                    buf[o_barred + (q - v) % n] = 1.0
         stack = g.stack
         fr = stack[0]
         if fr[0] == R.CTX and not fr[3]:
-            buf[s["actions_left"]] = fr[2]
-            buf[s["window_ops"]] = fr[4]
+            buf[o_actions] = fr[2]
+            buf[o_ops] = fr[4]
         elif fr[0] == R.END:
-            buf[s["window_ops"]] = fr[2]
+            buf[o_ops] = fr[2]
         if len(stack) > 2:
             nbonus = 0
             for fr in stack:
                 if fr[0] == R.CTX and fr[3]:
                     if nbonus < 2:
-                        base = s["bonus_contexts"] + nbonus * (n + 1)
+                        base = o_bonus + nbonus * (n + 1)
                         buf[base + (fr[1] - v) % n] = 1.0
                         if fr[2]:
                             buf[base + n] = 1.0
@@ -308,49 +361,52 @@ class Encoder:
         fr = stack[-1]
         k = fr[0]
         if k == R.BUILD:
-            buf[s["chosen_step"] + fr[3]] = 1.0
+            rot = self.rot[v]
+            buf[o_step + fr[3]] = 1.0
             if fr[4] >= 0:
-                buf[s["chosen_agent"] + (fr[4] >> 1)] = 1.0
+                buf[o_agent + (fr[4] >> 1)] = 1.0
             if fr[5] >= 0:
-                buf[s["chosen_faction"] + rot[fr[5]]] = 1.0
+                buf[o_faction + rot[fr[5]]] = 1.0
                 if fr[6] >= 0:
                     m = g.members[fr[5]]
                     other = m[1] if m[0] == fr[2] else m[0]
-                    buf[s["chosen_facing"] + ((fr[2] if fr[6] == 0 else other) - v) % n] = 1.0
+                    buf[o_facing + ((fr[2] if fr[6] == 0 else other) - v) % n] = 1.0
             if fr[7] >= 0 and fr[3] == R.S_PFR:
-                buf[s["chosen_partner"] + (fr[7] - v) % n] = 1.0
+                buf[o_partner + (fr[7] - v) % n] = 1.0
             if fr[8] >= 0:
-                buf[s["chosen_mission"] + (fr[8] >> 1)] = 1.0
+                buf[o_mission + (fr[8] >> 1)] = 1.0
         elif k == R.CMD:
+            rot = self.rot[v]
+            cap = g.cap
             E, t, f, pos, chain, first = fr[2], fr[3], fr[4], fr[5], fr[6], fr[7]
-            buf[s["executor"] + (E - v) % n] = 1.0
-            buf[s["command_type"] + t] = 1.0
+            buf[o_executor + (E - v) % n] = 1.0
+            buf[o_cmd + t] = 1.0
             if f >= 0:
-                buf[s["source"] + rot[f] * cap + pos] = 1.0
+                buf[o_source + rot[f] * cap + pos] = 1.0
                 x = 0
                 while chain:
                     if chain & 1:
                         cf, cp = divmod(x, 7)
-                        buf[s["chain"] + rot[cf] * cap + cp] = 1.0
+                        buf[o_chain + rot[cf] * cap + cp] = 1.0
                     chain >>= 1
                     x += 1
             d = fr[1]
             if first >= 0:
                 if d == R.D_INT_CARD:
-                    buf[s["interrogated"] + (first - v) % n] = 1.0
+                    buf[o_interrogated + (first - v) % n] = 1.0
                     if E == v:
                         for c in g.hand_a[first]:
-                            buf[s["private_view"] + (c >> 1)] += 1
+                            buf[o_private + (c >> 1)] += 1
                 else:
                     cf, cp = divmod(first, 7)
-                    buf[s["first_target"] + rot[cf] * cap + cp] = 1.0
+                    buf[o_first + rot[cf] * cap + cp] = 1.0
                     if d == R.D_MEDIC_ORI:
-                        buf[s["first_target_type"] + (g.fac[cf][cp][0] >> 1)] = 1.0
+                        buf[o_first_type + (g.fac[cf][cp][0] >> 1)] = 1.0
             if fr[8] >= 0:
-                buf[s["strategist_target"] + (fr[8] - v) % n] = 1.0
+                buf[o_strategist + (fr[8] - v) % n] = 1.0
             if d == R.D_TRACK and E == v:
                 for c in g.deck_a:
-                    buf[s["private_view"] + (c >> 1)] += 1
+                    buf[o_private + (c >> 1)] += 1
         elif k == R.MHG:
-            buf[s["mhg_type"] + fr[2]] = 1.0
+            buf[o_mhg_type + fr[2]] = 1.0
         return np.frombuffer(buf, np.float32)

@@ -28,8 +28,10 @@ from . import data as D
 
 KNOWN = -1
 
-#: globally unique version stamps: ``bv`` changes with factions and attached missions,
-#: ``cv`` with hands, knowledge tags, decks, retired piles and IP (observation caches)
+#: globally unique version stamps for the observation caches: ``bv`` changes with the
+#: factions' cards, ``av`` with attached missions, ``cv`` with agent cards in hands and
+#: piles, agent knowledge tags and IP, ``mv`` with mission cards in hands and piles and
+#: mission knowledge tags
 VERSIONS = itertools.count(1)
 
 # action space (rules file 8, "Suggested flat Discrete action space")
@@ -135,6 +137,8 @@ class TheAgentsState:
         self.next_pool = 1
         self.bv = next(VERSIONS)
         self.cv = next(VERSIONS)
+        self.av = next(VERSIONS)
+        self.mv = next(VERSIONS)
         if self.config["start_player"] == "random":
             self.start = int(rng.integers(n))
         else:
@@ -164,8 +168,8 @@ class TheAgentsState:
     # ------------------------------------------------------------ card movement
     def _refill(self):
         """4.7 (C16): an empty draw deck takes its shuffled retired pile at once."""
-        self.cv = next(VERSIONS)
         if not self.deck_a and self.ret_a:
+            self.cv = next(VERSIONS)
             deck = self.ret_a
             self.ret_a = []
             perm = self.rng.permutation(len(deck))
@@ -176,6 +180,7 @@ class TheAgentsState:
                 for c in self.deck_a:
                     tags[c] = pool
         if not self.deck_m and self.ret_m:
+            self.mv = next(VERSIONS)
             deck = self.ret_m
             self.ret_m = []
             perm = self.rng.permutation(len(deck))
@@ -198,7 +203,7 @@ class TheAgentsState:
             self.tag_a[q][c] = KNOWN
 
     def _add_m(self, q, c, public):
-        self.cv = next(VERSIONS)
+        self.mv = next(VERSIONS)
         self.hand_m[q].append(c)
         self.cnt_m[q][c >> 1] += 1
         if public:
@@ -232,7 +237,7 @@ class TheAgentsState:
         return self._take_public(self.hand_a[q], self.cnt_a[q], self.tag_a, q, t)
 
     def _take_m(self, q, t):
-        self.cv = next(VERSIONS)
+        self.mv = next(VERSIONS)
         return self._take_public(self.hand_m[q], self.cnt_m[q], self.tag_m, q, t)
 
     def _draw_a(self, q):
@@ -250,7 +255,7 @@ class TheAgentsState:
         viewers other than E and T lose their pins on T's hand of that class; when
         the source cards are not one exchangeable pool for them, the cards involved
         become a pool of their own (sound, see the report)."""
-        self.cv = next(VERSIONS)
+        self.cv = self.mv = next(VERSIONS)
         for v, tags in enumerate(tag_lists):
             if v == E or v == T:
                 continue
@@ -266,7 +271,7 @@ class TheAgentsState:
 
     def _mission_returns(self, f):
         """4.6: a faction that empties sends every attached mission home (public)."""
-        self.bv = next(VERSIONS)
+        self.av = next(VERSIONS)
         for m in (0, 1):
             owner = self.members[f][m]
             for c in self.att[f][m]:
@@ -1008,12 +1013,12 @@ class TheAgentsState:
             fr[8] = self._take_m(p, a - A_MISSION)
             fr[1] = D_ATT_F
         elif d == D_ATT_F:
-            self.bv = next(VERSIONS)
+            self.av = next(VERSIONS)
             f = self.own[p][a - A_FSLOT]
             self.att[f][self.mindex[p][f]].append(fr[8])
             stack.pop()
         elif d == D_RECALL or d == D_MOVE:
-            self.bv = next(VERSIONS)
+            self.av = next(VERSIONS)
             f, r = divmod(a - A_MSLOT, 4)
             m, s = divmod(r, 2)
             c = self.att[f][m].pop(s)
@@ -1064,7 +1069,7 @@ class TheAgentsState:
         elif d == D_SWAPM:
             stack.pop()
             if a >= A_MSLOT:
-                self.bv = next(VERSIONS)
+                self.av = next(VERSIONS)
                 f, r = divmod(a - A_MSLOT, 4)
                 m, s = divmod(r, 2)
                 c = self.att[f][m].pop(s)
@@ -1135,7 +1140,7 @@ class TheAgentsState:
                 self._add_m(E, c, False)
                 self.tag_m[T][c] = KNOWN
             else:
-                self.bv = next(VERSIONS)
+                self.av = next(VERSIONS)
                 g, r = divmod(a - A_MSLOT, 4)
                 m, s = divmod(r, 2)
                 self._add_m(E, self.att[g][m].pop(s), True)

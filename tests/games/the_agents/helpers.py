@@ -137,6 +137,8 @@ def arrange(n=2, active=0, fac=None, hands=None, missions=None, att=None, ip=Non
     g.turn_decisions = 0
     g.bv = next(R.VERSIONS)
     g.cv = next(R.VERSIONS)
+    g.av = next(R.VERSIONS)
+    g.mv = next(R.VERSIONS)
     g.stack = [[R.CTX, active, 2, False, 0]] if phase == "step" else [[R.END, active, 0]]
     g._advance()
     g._set_mask()
