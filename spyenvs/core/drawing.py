@@ -21,9 +21,9 @@ BACK_STRIPE = (86, 108, 168)
 
 
 def canvas(h: int, w: int, bg=PAPER) -> np.ndarray:
-    img = np.empty((h, w, 3), np.uint8)
-    img[:] = bg
-    return img
+    row = np.empty((1, w, 3), np.uint8)
+    row[:] = bg
+    return np.repeat(row, h, axis=0)
 
 
 def _clip(img, x, y, w, h):
@@ -32,13 +32,26 @@ def _clip(img, x, y, w, h):
 
 
 def fill(img: np.ndarray, x: int, y: int, w: int, h: int, color) -> None:
-    x0, y0, x1, y1 = _clip(img, x, y, w, h)
-    if x0 < x1 and y0 < y1:
-        img[y0:y1, x0:x1] = color
+    H, W = img.shape[:2]
+    x1, y1 = x + w, y + h
+    if x < 0:
+        x = 0
+    if y < 0:
+        y = 0
+    if x1 > W:
+        x1 = W
+    if y1 > H:
+        y1 = H
+    if x < x1 and y < y1:
+        img[y:y1, x:x1] = color
 
 
 def box(img: np.ndarray, x: int, y: int, w: int, h: int, fill_color=None, border=INK, thick: int = 1) -> None:
     """A rectangle: optional fill, then a border ``thick`` pixels wide inside it."""
+    if fill_color is not None and border is not None and thick > 0:
+        fill(img, x, y, w, h, border)  # two fills instead of five: the border, then the inside
+        fill(img, x + thick, y + thick, w - 2 * thick, h - 2 * thick, fill_color)
+        return
     if fill_color is not None:
         fill(img, x, y, w, h, fill_color)
     if border is not None and thick > 0:

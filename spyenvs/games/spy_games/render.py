@@ -1,10 +1,12 @@
-"""Spy Games text display: action labels and a state summary (hidden parts only for
+"""Spy Games display: action labels, a text summary and a picture of the table (hidden parts only for
 the viewer, or everything when viewer is None)."""
 
 from __future__ import annotations
 
+from spyenvs.core import drawing as dr
+
 from . import data as D
-from .data import kind_name
+from .data import S_OVER, kind_name
 
 SRC = ("zone1", "zone2", "zone3", "base+1", "base+2", "base+3", "cards")
 
@@ -118,3 +120,225 @@ def render_text(g, viewer=None) -> str:
         lines.append(f"resolving {'mission' if g.res_kind == D.D_MISSION else 'exposure'} of "
                      f"{kind_name(g.res_plan)} at level {g.res_level}")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ picture
+# One panel per seat (zones with their penalty tracks and the spies sitting in them,
+# base, agents in reserve, hand), a status bar, the confrontation table and the
+# pending decision. Fixed size for a given player count, so frames line up in videos.
+PLAYER_COLORS = ((200, 60, 50), (50, 100, 190), (46, 146, 70), (214, 150, 20))
+TYPE_ABBR = ("SAF", "INT", "COD", "DEM", "PRV", "LIQ")
+TYPE_COLORS = ((40, 110, 150), (40, 130, 120), (70, 90, 160), (170, 70, 40), (160, 60, 110), (110, 50, 50))
+SHAPES = ("circle", "square", "triangle")
+M = 10
+TOP_H = 24
+CONF_Y, CONF_H = 30, 78
+PANEL_Y0 = CONF_Y + CONF_H + 8
+PANEL_H = 138
+INFO_W, ZONE_W, BASE_W, GAP = 150, 206, 112, 6
+WIDTH = 2 * M + INFO_W + 3 * (ZONE_W + GAP) + BASE_W + GAP
+SPY_W, SPY_H = 36, 50
+HAND_Y = 104
+FOOT_H = 24
+
+
+def _height(n: int) -> int:
+    return PANEL_Y0 + n * (PANEL_H + 6) + FOOT_H
+
+
+def _plan_card(img, x, y, w, h, kind: int) -> None:
+    """A face-up plan card: type band on top, the suit shape and pips below."""
+    t = D.KIND_TYPE[kind]
+    col = TYPE_COLORS[t]
+    dr.card(img, x, y, w, h, col, (), border=dr.shade(col, -0.5), band=15, band_text=TYPE_ABBR[t])
+    s = min(12, w - 18)
+    sy = y + 18
+    dr.shape(img, x + 3, sy, s, SHAPES[D.KIND_SUIT[kind]], dr.shade(col, -0.3))
+    dr.text(img, x + 5 + s, sy, str(D.KIND_PIPS[kind]), dr.INK)
+
+
+def _spy(img, x, y, g, owner: int, j: int, viewer) -> None:
+    """A spy in a zone: the owner's agent number and cases over its plan card."""
+    col = PLAYER_COLORS[owner]
+    dr.fill(img, x, y, SPY_W, 14, col)
+    dr.text(img, x + 1, y + 1, f"A{j + 1}", (255, 255, 255))
+    cases = str(g.spy_c[owner][j])
+    cx = x + SPY_W - 1 - dr.text_width(cases)
+    dr.shape(img, cx - 9, y + 3, 8, "square", dr.shade(col, 0.6))  # the cases on the spy
+    dr.text(img, cx, y + 1, cases, (255, 255, 255))
+    py = y + 15
+    if viewer is None or viewer == owner:
+        _plan_card(img, x, py, SPY_W, SPY_H - 15, g.h.plans[owner][j])
+    else:
+        dr.card_back(img, x, py, SPY_W, SPY_H - 15, "S?" if g.spy_ks[owner][j] else None)
+    if g.spy_str[owner][j]:
+        dr.box(img, x - 1, y - 1, SPY_W + 2, SPY_H + 2, None, (240, 200, 40), 2)
+
+
+def _hand(img, x, y, w, g, p: int, viewer) -> None:
+    if viewer is None or viewer == p:
+        kinds = [k for k in range(D.NUM_KINDS) for _ in range(g.h.hands[p][k])]
+        cw, step = 30, 32
+        if kinds and len(kinds) * step > w:
+            step = max(8, (w - cw) // max(1, len(kinds) - 1))
+        for i, k in enumerate(kinds):
+            _plan_card(img, x + i * step, y, cw, 30, k)
+    else:
+        n = g.hsize[p]
+        step = 20 if n * 20 <= w else max(4, (w - 26) // max(1, n - 1))
+        for i in range(n):
+            dr.card_back(img, x + i * step, y, 26, 30)
+
+
+def _panel(img, g, p: int, y: int, viewer) -> None:
+    col = PLAYER_COLORS[p]
+    over = g.stage == S_OVER
+    acting = not over and g.decider == p
+    dr.box(img, M, y, WIDTH - 2 * M, PANEL_H, dr.shade(col, 0.9), dr.shade(col, -0.3), 3 if acting else 1)
+    # info block
+    x = M + 4
+    dr.fill(img, x, y + 4, INFO_W - 4, 17, col)
+    name = g.roles[p] + ("  (you)" if viewer == p else "")
+    dr.text(img, x + 4, y + 6, name, (255, 255, 255), INFO_W - 12)
+    vp = g.final_scores()[p] if over else g.vp(p)
+    lines = [f"VP {vp}   penalty {g.penalty(p)}", f"hand {g.hsize[p]}  removed {g.removed[p]}"]
+    if g.first == p:
+        lines.append("first player")
+    for i, line in enumerate(lines):
+        dr.text(img, x + 2, y + 25 + i * dr.GLYPH_H, line, dr.INK, INFO_W - 6)
+    if g.komp[p]:
+        dr.box(img, x + 2, y + 66, 78, 16, (60, 40, 40), (20, 10, 10))
+        dr.text(img, x + 6, y + 68, "KOMPROMAT", (255, 220, 120))
+    # agents in reserve (not in any zone)
+    ry = y + 86
+    dr.text(img, x + 2, ry, "reserve", (90, 80, 70))
+    for j in range(D.AGENTS):
+        if g.spy_loc[p][j] < 0:
+            dr.box(img, x + 58 + j * 17, ry - 1, 15, 15, dr.shade(col, 0.5), col)
+            dr.text(img, x + 62 + j * 17, ry, str(j + 1), dr.INK)
+    # zones
+    alloc_known = g.alloc_done
+    for k in range(3):
+        zx = M + INFO_W + GAP + k * (ZONE_W + GAP)
+        dr.box(img, zx, y + 4, ZONE_W, HAND_Y - 8, (246, 243, 234), dr.shade(col, -0.2))
+        dr.shape(img, zx + 4, y + 7, 11, SHAPES[k], (70, 70, 80))
+        if alloc_known:
+            head = f"zone {k + 1}  {g.zone[p][k]} cases"
+        elif viewer == p and g.h.alloc[p] >= 0:
+            head = f"zone {k + 1}  will get {D.ALLOCS[g.h.alloc[p]][k]}"
+        else:
+            head = f"zone {k + 1}  " + ("allocated" if g.alloc_chosen[p] else "allocating")
+        dr.text(img, zx + 19, y + 6, head, dr.INK, ZONE_W - 22)
+        # penalty track: filled cells hold cases, vacated cells cost their value
+        n0, n1 = (g.init[p][k], g.zone[p][k]) if alloc_known else (0, 0)
+        for c in range(10):
+            cx, cy = zx + 4 + c * 20, y + 22
+            if c < n1:
+                dr.box(img, cx, cy, 19, 11, col, dr.shade(col, -0.4))
+            elif c < n0:
+                dr.box(img, cx, cy, 19, 11, (250, 214, 205), (190, 80, 70))
+                dr.text(img, cx + 3, cy - 1, str(D.TRACK[c]), (170, 40, 40))
+            else:
+                dr.box(img, cx, cy, 19, 11, (246, 243, 234), (210, 206, 196))
+        spies = [(w, j) for w in range(g.n) for j in range(D.AGENTS) if g.spy_loc[w][j] == p * 3 + k]
+        step = SPY_W + 4 if len(spies) * (SPY_W + 4) <= ZONE_W - 6 else (ZONE_W - 8 - SPY_W) // (len(spies) - 1)
+        for i, (w, j) in enumerate(spies):
+            _spy(img, zx + 4 + i * step, y + 40, g, w, j, viewer)
+    # base: cases by colour
+    bx = M + INFO_W + GAP + 3 * (ZONE_W + GAP)
+    dr.box(img, bx, y + 4, BASE_W, HAND_Y - 8, (246, 243, 234), dr.shade(col, -0.2))
+    dr.text(img, bx + 4, y + 6, "base", dr.INK)
+    for c in range(g.n):
+        cy = y + 24 + c * 17
+        dr.box(img, bx + 6, cy, 14, 14, PLAYER_COLORS[c], dr.shade(PLAYER_COLORS[c], -0.4))
+        dr.text(img, bx + 26, cy, f"x {g.base[p][c]}" + (" own" if c == p else ""), dr.INK, BASE_W - 30)
+    # hand
+    dr.text(img, x + 2, y + HAND_Y + 8, "hand", (90, 80, 70))
+    _hand(img, M + INFO_W + GAP, y + HAND_Y, WIDTH - 2 * M - INFO_W - GAP - 8, g, p, viewer)
+
+
+def _conf(img, g, viewer) -> None:
+    y = CONF_Y
+    dr.box(img, M, y, WIDTH - 2 * M, CONF_H, (236, 232, 222), (180, 174, 160))
+    if not g.cf_on and not g.res_on:
+        msg = "no confrontation in progress"
+        if g.decl and g.decl_target >= 0:
+            msg = f"declared: {('', 'infiltrate', 'mission', 'expose')[g.decl]} against {g.roles[g.decl_target]}"
+        dr.text(img, M + 8, y + 8, msg, (110, 100, 90))
+        return
+    x = M + 8
+    if g.cf_on:
+        kind = ("", "infiltration", "mission", "exposure")[g.cf_kind] if g.cf_kind < 4 else str(g.cf_kind)
+        where = f"{g.roles[g.cf_zo]} zone {g.cf_k + 1}" if g.cf_zo >= 0 else ""
+        ref = g.roles[g.cf_ref] if g.cf_ref >= 0 else "coin"
+        dr.text(img, x, y + 5, f"CONFRONTATION ({kind}) in {where} - referee {ref}", dr.INK, 560)
+        # trumps: the zone's suit, plus the second once chosen
+        tx = M + 580
+        dr.text(img, tx, y + 5, "trumps", (90, 80, 70))
+        dr.shape(img, tx + 50, y + 5, 12, SHAPES[g.cf_k], (40, 40, 40))
+        if g.cf_trump2 >= 0:
+            dr.shape(img, tx + 68, y + 5, 12, SHAPES[g.cf_trump2], (40, 40, 40))
+        else:
+            dr.text(img, tx + 68, y + 5, "?", dr.INK)
+        for i, w in enumerate((g.cf_I, g.cf_D)):
+            bx = x + i * 420
+            col = PLAYER_COLORS[w]
+            dr.fill(img, bx, y + 22, 150, 16, col)
+            dr.text(img, bx + 3, y + 24, f"{'I' if i == 0 else 'D'}: {g.roles[w]}", (255, 255, 255), 146)
+            total = str(g.cf_total[i]) if g.cf_revealed else "?"
+            extra = ("  +kompromat" if g.cf_kplay[i] else "") + (f"  A1 {g.cf_a1[i]:+d}" if g.cf_a1[i] else "")
+            dr.text(img, bx, y + 42, f"total {total}{extra}", dr.INK, 150)
+            if g.cf_pledge == i:
+                dr.text(img, bx, y + 58, "referee pledged", (120, 60, 20))
+            cx = bx + 158
+            if g.cf_up[i] >= 0:
+                _plan_card(img, cx, y + 22, 34, 50, g.cf_up[i])
+            else:
+                dr.box(img, cx, y + 22, 34, 50, None, (200, 196, 186))
+            ax = cx + 40
+            if g.cf_addrev[i] >= 0:
+                _plan_card(img, ax, y + 22, 34, 50, g.cf_addrev[i])
+            elif g.cf_added[i]:
+                if (viewer is None or viewer == w) and g.h.add[i] >= 0:
+                    _plan_card(img, ax, y + 22, 34, 50, g.h.add[i])
+                    dr.card_back(img, ax + 28, y + 22, 6, 50)  # hatched edge: still face down
+                else:
+                    dr.card_back(img, ax, y + 22, 34, 50)
+            else:
+                dr.box(img, ax, y + 22, 34, 50, None, (200, 196, 186))
+    if g.res_on:
+        what = "mission" if g.res_kind == D.D_MISSION else "exposure"
+        msg = f"resolving {what}: {kind_name(g.res_plan)} at level {g.res_level}"
+        if g.cf_on:
+            dr.text(img, M + 580, y + 24, msg[:40], dr.INK, WIDTH - M - 590)
+        else:
+            dr.text(img, x, y + 8, msg.upper()[:9] + msg[9:], dr.INK)
+            if g.res_plan >= 0:
+                _plan_card(img, x, y + 24, 34, 50, g.res_plan)
+
+
+def render_rgb(g, viewer=None):
+    n = g.n
+    H = _height(n)
+    img = dr.canvas(H, WIDTH)
+    dr.fill(img, 0, 0, WIDTH, TOP_H, (36, 42, 52))
+    phase = ("allocation", "draw", "spy actions", "strengthen", "upkeep", "over")[g.phase]
+    top = (f"SPY GAMES  round {g.round + 1}/3  {phase}   deck {len(g.h.deck)}  discard {sum(g.disc_up)} up"
+           f" + {len(g.h.disc_down)} down   kompromat supply {g.komp_supply}")
+    dr.text(img, M, 6, top, (240, 236, 220), WIDTH - 2 * M - 160)
+    who = "view: " + ("omniscient" if viewer is None else g.roles[viewer])
+    dr.text(img, WIDTH - M - dr.text_width(who), 6, who, (190, 200, 220))
+    _conf(img, g, viewer)
+    for p in range(n):
+        _panel(img, g, p, PANEL_Y0 + p * (PANEL_H + 6), viewer)
+    fy = H - FOOT_H
+    dr.fill(img, 0, fy, WIDTH, FOOT_H, (232, 226, 210))
+    if g.stage == S_OVER:
+        vp = g.final_scores()
+        msg, col = "GAME OVER - VP " + ", ".join(f"{g.roles[p]} {vp[p]}" for p in range(n)), (150, 40, 40)
+    elif viewer is not None and viewer == g.decider:
+        msg, col = f"YOUR DECISION ({g.roles[viewer]}): {D.STAGE_NAMES[g.stage]}", (20, 100, 40)
+    else:
+        msg, col = f"waiting for {g.roles[g.decider]}: {D.STAGE_NAMES[g.stage]}", dr.INK
+    dr.text(img, M, fy + 6, msg, col, WIDTH - 2 * M)
+    return img

@@ -1386,6 +1386,11 @@ class SpyGames(Game):
 
         return render_text(self, viewer)
 
+    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
+        from .render import render_rgb
+
+        return render_rgb(self, viewer)
+
     def check_invariants(self) -> None:
         from .invariants import check
 
