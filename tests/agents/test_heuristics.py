@@ -19,9 +19,7 @@ from experiments.evaluate import evaluate_vs
 GAMES_PER_SEAT = 30
 #: game bugs found by these tests and reported to the game's owner; the case is
 #: expected to fail with exactly this exception until the game is fixed
-KNOWN_GAME_BUGS = {
-    ("specter_ops_v0", 5): (IndexError, "Post-Cognition reads the agent's history past its end (rules.py _h_action)"),
-}
+KNOWN_GAME_BUGS = {}
 
 
 def _cases():

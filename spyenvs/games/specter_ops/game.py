@@ -217,15 +217,17 @@ class SpecterOps(Rules, Game):
         pa = self.pa[0]
         bel = self.bel[0]
         kind = self._viewer_kind(viewer)
-        # 1. traitor seat
+        mid_turn = self.cur == 0 and self.dec in (A1, A2, A2T, A3, A4) and self.tr is not None and self.round >= 1
+        # 1. traitor seat (mid-turn: only seats whose branch fits this turn's public
+        # pre-move facts, e.g. a card placement not yet folded into the belief)
         if self._h_traitor >= 0 and not self.exposed and kind == "hunter" and viewer - 1 != self._h_traitor:
-            opts = [j for j in bel.hyps if j >= 0 and j != viewer - 1]
+            opts = [j for j in bel.hyps if j >= 0 and j != viewer - 1
+                    and (not mid_turn or self._mid_turn_cells(bel.hyps[j]))]
             self._h_traitor = opts[int(rng.integers(0, len(opts)))]
             if self.dec in (H2, H2V) and self.actor != viewer:
                 self._ask_main(self.actor - 1)  # REVEAL belongs to the new traitor's mask
         j = self._h_traitor if (self._h_traitor >= 0 and not self.exposed) else -1
         branches = bel.hyps[j]
-        mid_turn = self.cur == 0 and self.dec in (A1, A2, A2T, A3, A4) and self.tr is not None and self.round >= 1
         # 2. character (the second agent saw the box at X1/X2, so he knows her cards and character)
         if kind == "second":
             char = ag.char
@@ -240,14 +242,7 @@ class SpecterOps(Rules, Game):
             char = opts[int(rng.integers(0, len(opts)))]
         # 3. position (and card branch)
         if mid_turn:
-            tr = self.tr
-            S = 0
-            for L, M, _ in branches:
-                S |= L | M
-            if tr["obj"] >= 0:
-                S &= B.BALL[2 if tr["bj"] else 1][tr["obj"]]
-            S &= tr["pre_mask"]
-            cells = B.cells_of(S)
+            cells = B.cells_of(self._mid_turn_cells(branches))
             x = cells[int(rng.integers(0, len(cells)))]
             stealth_hp = None
             moved3 = ag.moved3
@@ -320,6 +315,17 @@ class SpecterOps(Rules, Game):
             if ag.charges(VELOCITY) == 0:
                 self._force_card(ag, VELOCITY)
             ag.velocity = False
+
+    def _mid_turn_cells(self, branches):
+        """Bitset of her possible start cells this turn: the branches' cells that fit
+        the turn's public facts so far (objective completed, card placement)."""
+        tr = self.tr
+        S = 0
+        for L, M, _ in branches:
+            S |= L | M
+        if tr["obj"] >= 0:
+            S &= B.BALL[2 if tr["bj"] else 1][tr["obj"]]
+        return S & tr["pre_mask"]
 
     def _objective_zone(self, char):
         r = 2 if char == BLUEJAY else 1

@@ -986,7 +986,9 @@ class Rules:
                     if self.vused < 10:
                         legal.append(DRIVE)
                     legal.append(SENSOR)
-        if self.hchar[s] == PROPHET and self.round >= 2:
+        # C21/C63: she answers for her turn r-2; once the main agent has escaped (5p, the
+        # second agent plays on) she has left play and there is no one to answer
+        if self.hchar[s] == PROPHET and self.round >= 2 and self.ag[0].in_play:
             legal.append(POSTCOG)
         if s == self._h_traitor and not self.exposed:
             legal.append(REVEAL)

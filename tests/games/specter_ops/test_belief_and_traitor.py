@@ -140,3 +140,23 @@ def test_s6_1_card_placement_outside_the_traitors_sight_prunes_seats_that_saw_it
     place(g, agent="Q6", hunters=["Q9", "A1", "A1", "A1"], cards_window=True)
     g.step(CARD0 + FISTS)
     assert not g.exposed and 0 not in g.bel[0].hyps and 2 in g.bel[0].hyps
+
+
+def test_c21_post_cognition_not_offered_once_the_main_agent_has_escaped():
+    from spyenvs.games.specter_ops.data import POSTCOG
+
+    g = _five(traitor=0)
+    place(g, agent="S5", hunters=["A1", "A1", "A1", "A1"])
+    walk(g)
+    for _ in range(4):
+        g.step(NO)  # H0 votes
+    # later in the game: the main agent escaped two rounds ago, the second agent plays on
+    g.round = 5
+    g.ag[0].history = g.ag[0].history + [C("T5"), C("N1")]  # her turns 1..3 (escaped in round 3)
+    g._ask_main(3)  # the Prophet's H2
+    assert g.mask[POSTCOG]  # round 5 asks for turn 3: she still has a recorded space
+    g.ag[0].in_play = False
+    g.pa[0].in_play = False
+    g.pa[0].escaped = True
+    g._ask_main(3)
+    assert g.dec == H2 and not g.mask[POSTCOG]  # she left play: no one answers
