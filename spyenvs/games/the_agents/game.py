@@ -124,6 +124,11 @@ class TheAgentsGame(R.TheAgentsState, Game):
     def render_text(self, viewer=None):
         return render_text(self, viewer)
 
+    def render_rgb(self, viewer=None):
+        from .render import render_rgb  # the picture code lives in render.py
+
+        return render_rgb(self, viewer)
+
     # ---------------------------------------------------------------- clone
     def clone(self):
         new = self._clone_into(object.__new__(TheAgentsGame))
@@ -352,15 +357,14 @@ class TheAgentsGame(R.TheAgentsState, Game):
         # 10: mask
         assert self.legal, "empty mask"
         assert self.legal == self._legal_now(), "cached mask is stale"
-        # the mask array and the observation caches agree with fresh builds (a stale
+        # the mask array and the cached observation agree with fresh builds (a stale
         # cache entry outlives the step that made it, so every 4th decision suffices)
         if len(self.actions) % 4 == 0:
             assert np.flatnonzero(self._mask).tolist() == sorted(self.legal)
             enc = self.encoder
-            v = self.decider
-            enc.encode(self, v)
-            for cache, ver, build in zip(enc.caches, enc.versions(self), enc.builders):
-                assert cache[(v, ver)] == build(self, v), f"stale observation cache {build.__name__}"
+            for v in {self.decider, len(self.actions) % self.N}:
+                fast = enc.encode(self, v)
+                assert np.array_equal(fast, enc.encode(self, v, cached=False)), "stale observation cache"
 
     def config_summary(self) -> dict[str, Any]:
         return dict(self.config)

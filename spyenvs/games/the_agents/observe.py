@@ -112,21 +112,39 @@ class Encoder:
         # cached spans: (start, end) of each group, its builder and its version attribute
         self.spans = ((s["board"], s["attached"]), (s["attached"], s["ip"]),
                       (s["ip"], s["hand_missions"]), (s["hand_missions"], self.size))
+        self.zeros = tuple(array("f", bytes(4 * (b - a))) for a, b in self.spans)
         self.builders = (self.board_segment, self.attached_segment, self.agents_segment,
                          self.missions_segment)
-        self.caches = ({}, {}, {}, {})
         self.fcache = {}
         self.kcache = {}
         self.others = [[((v + k) % n, k - 1) for k in range(1, n)] for v in range(n)]
-        self.gcache = {}
         self.g0 = s["board"]
         self.max_turns = g.config["max_turns"] or 400
+        # offsets inside the agent and mission groups
+        c0 = s["ip"]
+        self.a_offsets = tuple(s[k] - c0 for k in (
+            "ip", "reached_goal", "hand_agents", "agent_hand_sizes", "pins_agents",
+            "agent_deck_size", "retired_agents", "retired_top_agent"))
+        c0 = s["hand_missions"]
+        self.m_offsets = tuple(s[k] - c0 for k in (
+            "hand_missions", "mission_hand_sizes", "pins_missions", "mission_deck_size",
+            "retired_missions", "retired_top_mission"))
+        self._fresh_caches()
         self.offsets = tuple(s[k] for k in (
             "decision", "decider", "active", "executor", "actions_left", "window_ops", "barred",
             "bonus_contexts", "chosen_step", "chosen_agent", "chosen_mission", "chosen_faction",
             "chosen_facing", "chosen_partner", "source", "chain", "first_target", "first_target_type",
             "command_type", "interrogated", "strategist_target", "mhg_type", "mhg_revealed", "transit",
             "private_view", "start_seat", "turn_progress"))
+
+    def _fresh_caches(self):
+        """Per group a dict (viewer, version) -> segment; per viewer a full vector
+        (template + the four groups) and the versions its groups were written at, so
+        an unchanged group costs one comparison and a changed one a dict lookup or a
+        build plus one slice copy."""
+        self.caches = ({}, {}, {}, {})
+        self.full = [t[:] for t in self.templates]
+        self.stamps = [[-1, -1, -1, -1] for _ in self.templates]
 
     @staticmethod
     def versions(g):
@@ -135,18 +153,17 @@ class Encoder:
     def __getstate__(self):
         # caches are a pure speed-up: keep them out of pickles (state snapshots)
         d = dict(self.__dict__)
-        d["caches"] = ({}, {}, {}, {})
-        d["gcache"] = {}
+        for k in ("builders", "caches", "full", "stamps"):
+            d.pop(k)
         d["fcache"] = {}
         d["kcache"] = {}
-        for k in ("builders",):
-            d.pop(k)
         return d
 
     def __setstate__(self, d):
         self.__dict__.update(d)
         self.builders = (self.board_segment, self.attached_segment, self.agents_segment,
                          self.missions_segment)
+        self._fresh_caches()
 
     def faction_entry(self, g, f):
         """(board, arrow points) sub-segments of faction f, cached by content (they do
@@ -179,7 +196,7 @@ class Encoder:
         """board and arrow_points blocks for viewer v (rotated factions)."""
         s = self.s
         b0, b1 = self.spans[0]
-        seg = array("f", bytes(4 * (b1 - b0)))
+        seg = self.zeros[0][:]
         rot = self.rot[v]
         BS = g.cap * SLOT_FEATURES
         ob = s["board"] - b0
@@ -193,8 +210,7 @@ class Encoder:
         return seg
 
     def attached_segment(self, g, v):
-        b0, b1 = self.spans[1]
-        seg = array("f", bytes(4 * (b1 - b0)))
+        seg = self.zeros[1][:]
         rot = self.rot[v]
         nm = g.n_mtypes
         for f in range(g.nf):
@@ -227,86 +243,75 @@ class Encoder:
 
     def agents_segment(self, g, v):
         """ip .. retired_top_agent blocks for viewer v."""
-        s = self.s
-        c0, c1 = self.spans[2]
-        seg = array("f", bytes(4 * (c1 - c0)))
+        o_ip, o_reached, o_hand, o_size, o_pins, o_deck, o_ret, o_top = self.a_offsets
+        seg = self.zeros[2][:]
         n = g.N
         ip = g.ip
-        o = s["ip"] - c0
         for k in range(n):
             x = ip[(v + k) % n]
-            seg[o + k] = x / WIN if x < 3 * WIN else 3.0
+            seg[o_ip + k] = x / WIN if x < 3 * WIN else 3.0
         for q in g.reached:
-            seg[s["reached_goal"] - c0 + (q - v) % n] = 1.0
-        counts = self._counts
-        o = s["hand_agents"] - c0
-        seg[o:o + NA] = counts(tuple(g.hand_a[v]), NA)
-        ta = g.tag_a[v].__getitem__
-        o_size = s["agent_hand_sizes"] - c0
-        o_pins = s["pins_agents"] - c0
+            seg[o_reached + (q - v) % n] = 1.0
+        seg[o_hand:o_hand + NA] = array("f", g.cnt_a[v])  # counts of v's hand by type
+        ta = g.tag_a[v]
         hands = g.hand_a
         for q, k in self.others[v]:
             h = hands[q]
             if h:
                 seg[o_size + k] = len(h)
-                tags = tuple(map(ta, h))
-                if KNOWN in tags:
-                    o = o_pins + k * NA
-                    seg[o:o + NA] = counts(tuple(h), NA, tags)
-        seg[s["agent_deck_size"] - c0] = len(g.deck_a) / g.n_agents
+                o = o_pins + k * NA
+                for c in h:
+                    if ta[c] < 0:  # KNOWN to v
+                        seg[o + (c >> 1)] += 1.0
+        seg[o_deck] = len(g.deck_a) / g.n_agents
         if g.ret_a:
-            o = s["retired_agents"] - c0
-            seg[o:o + NA] = counts(tuple(g.ret_a), NA)
-            seg[s["retired_top_agent"] - c0 + (g.ret_a[-1] >> 1)] = 1.0
+            seg[o_ret:o_ret + NA] = self._counts(tuple(g.ret_a), NA)
+            seg[o_top + (g.ret_a[-1] >> 1)] = 1.0
         return seg
 
     def missions_segment(self, g, v):
         """hand_missions .. retired_top_mission blocks for viewer v."""
-        s = self.s
-        c0, c1 = self.spans[3]
+        o_hand, o_size, o_pins, o_deck, o_ret, o_top = self.m_offsets
         nm = g.n_mtypes
-        seg = array("f", bytes(4 * (c1 - c0)))
-        counts = self._counts
-        o = s["hand_missions"] - c0
-        seg[o:o + nm] = counts(tuple(g.hand_m[v]), nm)
-        tm = g.tag_m[v].__getitem__
-        o_size = s["mission_hand_sizes"] - c0
-        o_pins = s["pins_missions"] - c0
+        seg = self.zeros[3][:]
+        cm = g.cnt_m[v]  # counts of v's hand by type (width 10; type 9 absent without MHG)
+        seg[o_hand:o_hand + nm] = array("f", cm if nm == 10 else cm[:nm])
+        tm = g.tag_m[v]
         hands = g.hand_m
         for q, k in self.others[v]:
             h = hands[q]
             if h:
                 seg[o_size + k] = len(h)
-                tags = tuple(map(tm, h))
-                if KNOWN in tags:
-                    o = o_pins + k * nm
-                    seg[o:o + nm] = counts(tuple(h), nm, tags)
-        seg[s["mission_deck_size"] - c0] = len(g.deck_m) / g.n_missions
+                o = o_pins + k * nm
+                for c in h:
+                    if tm[c] < 0:  # KNOWN to v
+                        seg[o + (c >> 1)] += 1.0
+        seg[o_deck] = len(g.deck_m) / g.n_missions
         if g.ret_m:
-            o = s["retired_missions"] - c0
-            seg[o:o + nm] = counts(tuple(g.ret_m), nm)
-            seg[s["retired_top_mission"] - c0 + (g.ret_m[-1] >> 1)] = 1.0
+            seg[o_ret:o_ret + nm] = self._counts(tuple(g.ret_m), nm)
+            seg[o_top + (g.ret_m[-1] >> 1)] = 1.0
         return seg
 
     def cached_groups(self, g, v):
-        """The four cached groups as one array (board .. end of the vector)."""
-        key = (v, g.bv, g.av, g.cv, g.mv)
-        seg = self.gcache.get(key)
-        if seg is not None:
-            return seg
-        if len(self.gcache) > 20000:
-            self.gcache.clear()
-        seg = array("f")
-        for cache, build, ver in zip(self.caches, self.builders, (g.bv, g.av, g.cv, g.mv)):
-            k = (v, ver)
-            part = cache.get(k)
-            if part is None:
-                if len(cache) > 20000:
-                    cache.clear()
-                part = cache[k] = build(g, v)
-            seg += part
-        self.gcache[key] = seg
-        return seg
+        """The viewer's full vector with the four groups brought up to date."""
+        full = self.full[v]
+        st = self.stamps[v]
+        vers = (g.bv, g.av, g.cv, g.mv)
+        if st[0] != vers[0] or st[1] != vers[1] or st[2] != vers[2] or st[3] != vers[3]:
+            for i in range(4):
+                ver = vers[i]
+                if st[i] != ver:
+                    cache = self.caches[i]
+                    k = (v, ver)
+                    part = cache.get(k)
+                    if part is None:
+                        if len(cache) > 20000:
+                            cache.clear()
+                        part = cache[k] = self.builders[i](g, v)
+                    a, b = self.spans[i]
+                    full[a:b] = part
+                    st[i] = ver
+        return full
 
     def encode(self, g, v, cached=True):
         (o_decision, o_decider, o_active, o_executor, o_actions, o_ops, o_barred, o_bonus, o_step,
@@ -314,10 +319,10 @@ class Encoder:
          o_first_type, o_cmd, o_interrogated, o_strategist, o_mhg_type, o_mhg_revealed, o_transit,
          o_private, o_start, o_turn) = self.offsets
         n = g.N
-        buf = self.templates[v][:]
         if cached:
-            buf[self.g0:] = self.cached_groups(g, v)
+            buf = self.cached_groups(g, v)[:]
         else:
+            buf = self.templates[v][:]
             for (a, b), build in zip(self.spans, self.builders):
                 buf[a:b] = build(g, v)
         # the pending decision and the stack
