@@ -307,10 +307,12 @@ class SpecterOps(Rules, Game):
             if len(ag.history) > self.round:
                 ag.history[self.round] = x
                 last = self.round
+            elif self.round in bel.snaps:
+                last = self.round  # her turn is published but not yet recorded (A5, I2)
             else:
                 ag.history[-1] = x
                 last = self.round - 1
-        self._resample_history(rng, j, last)
+        self._resample_history(rng, j, last, x, classed=not mid_turn)
         if self.dec == I2 and ((self.i2_ctx == "quickdraw" and self.cur == 0) or (self.i2_ctx == "attack" and self.i2_a == 0)):
             if ag.charges(VELOCITY) == 0:
                 self._force_card(ag, VELOCITY)
@@ -419,10 +421,11 @@ class SpecterOps(Rules, Game):
             else:
                 self._a_before()
 
-    def _resample_history(self, rng, j, last):
+    def _resample_history(self, rng, j, last, x, classed=False):
+        """Redraw her cells after turns last-1 and last-2 backwards from x (her cell
+        after turn ``last``) so that each turn's published events lead there."""
         ag = self.ag[0]
         bel = self.bel[0]
-        x = ag.history[last]
         for t in range(last, max(0, last - 2), -1):
             if t not in bel.snaps or t - 1 < 0:
                 break
@@ -443,8 +446,14 @@ class SpecterOps(Rules, Game):
                     if not h:
                         break
                 u = 0
-                for L, M, _ in h.get(key if key in h else -1, ()):
-                    u |= L | M
+                for L, M, st in h.get(key if key in h else -1, ()):
+                    if t == last and classed:
+                        # her latest cell must also keep its movement class and Stealth
+                        # flag: answers still to come (motion sensor, sightings) use them
+                        if st == ag.stealth:
+                            u |= M if ag.moved3 else L
+                    else:
+                        u |= L | M
                 if (u >> x) & 1:
                     chosen = y
                     break

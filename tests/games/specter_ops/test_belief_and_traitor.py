@@ -1,10 +1,12 @@
 """Belief sets (§6.1), resampling (§6.2) and the 5-player traitor (C37, C60-C62)."""
 
 import numpy as np
+import pytest
 
 from spyenvs.games.specter_ops import board as B
 from spyenvs.games.specter_ops.belief import LAST_SEEN, NOTHING, SEEN, automaton
 from spyenvs.games.specter_ops.data import H0, H2, NO, REVEAL, SEAT0, X1, X2
+from spyenvs.games.specter_ops.game import SpecterOps
 
 from .helpers import C, make, place, walk
 
@@ -160,3 +162,35 @@ def test_c21_post_cognition_not_offered_once_the_main_agent_has_escaped():
     g.pa[0].escaped = True
     g._ask_main(3)
     assert g.dec == H2 and not g.mask[POSTCOG]  # she left play: no one answers
+
+
+@pytest.mark.parametrize("n", [2, 5])
+def test_s6_2_resampled_history_leads_to_her_cell_with_its_class(n):
+    """§6.2 step 6: in a re-dealt world, learning where she stood after any of her last
+    two turns (a Post-Cognition answer) keeps her cell in the belief, in a branch of
+    her movement class (motion sensor) and Stealth flag; also at A5, when her turn
+    is published but not yet recorded."""
+    from spyenvs.games.specter_ops.data import A1, A2, A2T, A3, A4
+
+    checked = 0
+    for seed in range(8):
+        g = SpecterOps(num_players=n)
+        g.reset(seed)
+        rng = np.random.default_rng(seed)
+        k = 0
+        while not g.is_over:
+            k += 1
+            mid_turn = g.cur == 0 and g.dec in (A1, A2, A2T, A3, A4)
+            if k % 5 == 0 and g.round >= 4 and not mid_turn and g.ag[0].in_play:
+                viewer = 1 + int(rng.integers(0, g.nh))
+                r = g.resample_hidden(viewer, rng)
+                ag, bel = r.ag[0], r.bel[0]
+                j = r._h_traitor if (r._h_traitor >= 0 and not r.exposed) else -1
+                for t in (r.round - 1, r.round - 2):
+                    b = bel.copy()
+                    b.learn_position(t, ag.history[t])
+                    cls = [(M if ag.moved3 else L) for L, M, st in b.hyps.get(j, ()) if st == ag.stealth]
+                    assert any((c >> ag.pos) & 1 for c in cls), (seed, len(g.actions), g.decision_name(), t)
+                    checked += 1
+            g.step(int(rng.choice(np.flatnonzero(g.legal_mask()))))
+    assert checked >= 50
