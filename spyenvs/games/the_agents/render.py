@@ -189,11 +189,27 @@ def _dead_tile(t: int, mark: int):
 
 def _blit(img, x, y, tile):
     h, w = tile.shape[:2]
-    img[y:y + h, x:x + w] = tile
+    H, W = img.shape[:2]
+    img[y:min(y + h, H), x:min(x + w, W)] = tile[:H - y, :W - x]
+
+
+def _cached(img, x, y, w, h, key, draw, *args):
+    """Blit a small opaque picture drawn once by ``draw(tile, 0, 0, *args)`` (lettering is slow)."""
+    tile = _TILES.get(key)
+    if tile is None:
+        tile = dr.canvas(h, w)
+        draw(tile, 0, 0, *args)
+        if len(_TILES) < 4000:
+            _TILES[key] = tile
+    _blit(img, x, y, tile)
 
 
 def _mini_agent(img, x, y, t, note="", w=MW, count=1):
     """A small face-up agent card (hands, piles, transit), ``w`` pixels wide."""
+    _cached(img, x, y, w, MH, ("ma", t, note, w, count), _draw_mini_agent, t, note, w, count)
+
+
+def _draw_mini_agent(img, x, y, t, note, w, count):
     col = GROUP_COLORS[D.GROUP[t]]
     dr.box(img, x, y, w, MH, dr.shade(col, 0.8), dr.INK)
     dr.fill(img, x + 1, y + 1, w - 2, 13, col)
@@ -222,6 +238,10 @@ def _wrap_hard(s, width, lines):
 
 
 def _mini_mission(img, x, y, mt, w=MW, count=1):
+    _cached(img, x, y, w, MH, ("mm", mt, w, count), _draw_mini_mission, mt, w, count)
+
+
+def _draw_mini_mission(img, x, y, mt, w, count):
     dr.box(img, x, y, w, MH, (236, 226, 196), dr.INK)
     dr.fill(img, x + 1, y + 1, w - 2, 13, MISSION_COLOR)
     v = D.MISSION_VALUE[mt]
@@ -268,10 +288,18 @@ def _hand(img, x, y, right, agents, missions):
 
 def _backs(img, x, y, n, what):
     """A stack of ``n`` face-down cards with their count."""
+    if n:
+        _cached(img, x, y, 5 * (min(n, 4) - 1) + MW, MH, ("bk", n, what), _draw_backs, n, what)
+        return x + 5 * (min(n, 4) - 1) + MW
+    return _draw_backs(img, x, y, n, what)
+
+
+def _draw_backs(img, x, y, n, what):
     for k in range(min(n, 4)):
         dr.card_back(img, x + 5 * k, y, MW, MH)
     if n:
-        dr.card_back(img, x + 5 * (min(n, 4) - 1), y, MW, MH, f"{n} {what}")
+        label = f"{n} {what}" if n > 1 or what == "left" else f"1 {what[:-1]}"
+        dr.card_back(img, x + 5 * (min(n, 4) - 1), y, MW, MH, label)
     else:
         dr.box(img, x, y, MW, MH, None, (170, 165, 150))
         dr.text_center(img, x, y + (MH - 13) // 2, MW, "empty" if what == "left" else f"no {what}",
@@ -288,6 +316,10 @@ def _chip(img, x, y, w, text, value, owner):
 
 
 def _player_label(img, x, y, w, h, q, lines, active):
+    _cached(img, x, y, w, h, ("pl", w, h, q, tuple(lines), active), _draw_player_label, w, h, q, lines, active)
+
+
+def _draw_player_label(img, x, y, w, h, q, lines, active):
     col = PLAYER_COLORS[q]
     dr.box(img, x, y, w, h, col if active else dr.shade(col, 0.75), dr.INK, 2 if active else 1)
     ink = (255, 255, 255) if active else dr.INK
