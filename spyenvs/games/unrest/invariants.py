@@ -105,8 +105,8 @@ def check(game) -> None:
             assert avail == 4, "I6: odd round starts with 4 tokens"
         else:
             assert avail == 2, "I6: even round starts with the other 2 tokens"
-    if r % 2 == 1 and ph in (AREA, PLAY):
-        pass
+    if r % 2 == 1 and ph in (AREA, PLAY) and pub.tok_used == []:
+        assert pub.tok_uses == [(r - 1) // 2] * 4, "I6: each token used (r-1)/2 times before odd round r"
     assert sum(pub.tok_uses) == 2 * (r - 1) + len(pub.tok_used), "I6: two tokens per round"
     for t in range(4):
         assert pub.tok_uses[t] <= 4
@@ -144,6 +144,7 @@ def check(game) -> None:
         assert (w == REBEL) == (len(pub.lib) >= 3), "I10: winner"
         if w == EMPIRE:
             assert pub.final
+    assert len(game.actions) <= (58 if game.variant_c6 else 50), "I10: at most 50 decisions (58 with C6)"
     # I11 masks
     if ph != OVER:
         m = game.legal_mask()
