@@ -269,3 +269,18 @@ def test_s5_5_i6_i10_token_cycle_and_at_most_50_decisions():
                 steps += 1
             assert steps <= cap and g.pub.round <= 8
             assert sum(g.outcome()) == 0
+
+
+def test_c19_district_ids_follow_the_seed_listing_and_stay_stable_when_the_row_closes():
+    assert D.DISTRICTS == ("Ministry of Plenty", "Ministry of Peace", "Capitol", "Police HQ", "Ministry of Truth")
+    g = stage(new_game(3), {1: [(I(4), True), (R(4), True)]}, row=[4, 1, 0, 3, 2], missions=(2, 6, 10))
+    hid = g.hid
+    hid.deck.extend(hid.hand[2:])
+    hid.hand = hid.hand[:2]
+    g.pub.hand_size, g.pub.deck_size, g.pub.phase = 2, len(hid.deck), LIBERATE
+    g.touch()
+    g.step(liberate(1, 1))  # district id 1 sits at position 1
+    row = g.layout.view(g.observe(EMPIRE), "row")
+    assert [int(row[p].argmax()) for p in range(4)] == [4, 0, 3, 2] and not row[4].any()
+    assert g.layout.view(g.observe(REBEL), "liberated")[1] == 1
+    assert g.pub.dist[1] == [0, 1]  # handles keep their district id after liberation
