@@ -19,7 +19,9 @@ def rows(run_dir: str) -> list[str]:
         res = json.load(f)
     out = []
     kinds = list(next(iter(res["vs"].values())).keys()) if res["vs"] else []
-    n = res.get("num_players")
+    seats = res.get("num_players")
+    players = res.get("config", {}).get("num_players", seats)
+    n = f"{players} ({seats} seats)" if players != seats else f"{players}"
     for kind in kinds:
         cells = []
         for opp in ("random", "heuristic"):
