@@ -86,16 +86,25 @@ def build_layout(g) -> Layout:
 
 
 class Encoder:
-    """Precomputed offsets and four caches, one per group of blocks that change
-    together (the table, attached missions, agent cards and IP, mission cards), keyed
-    by (viewer, version); versions are globally unique stamps the rules bump on every
-    change (``rules.VERSIONS``). ``encode(g, v)`` returns a fresh float32 vector."""
+    """Precomputed offsets and, per viewer, a full vector kept up to date in place.
+
+    The blocks after the static ones fall into four groups that change together (the
+    table, attached missions, agent cards and IP, mission cards); the rules bump a
+    globally unique version stamp per group on every change (``rules.VERSIONS``), so
+    equal stamps mean equal content. Per viewer we remember the stamps the vector was
+    written at and rewrite only groups whose stamp moved; inside the table and the
+    attached missions only factions whose content differs from what was written are
+    rewritten (content compare, so clones sharing this encoder stay correct).
+    ``encode(g, v)`` copies the viewer's vector, adds the pending decision and the
+    stack, and returns a fresh float32 array; ``encode(g, v, cached=False)`` builds
+    the same vector from scratch (``check_invariants`` compares the two)."""
 
     def __init__(self, g):
         self.L = g.layout
         s = {k: b.start for k, b in self.L.blocks.items()}
         self.s = s
         n, nf = g.N, g.nf
+        self.n, self.nf, self.nm = n, nf, g.n_mtypes
         self.size = self.L.size
         self.rot = [[(f - v) % nf if n > 2 else f for f in range(nf)] for v in range(n)]
         self.templates = []
@@ -109,24 +118,23 @@ class Encoder:
             self.templates.append(t)
         self.ftype_index = {t: i for i, t in enumerate(D.FACTION_TYPES)}
         self.show_dead = g.config["dead_identities_visible"]
-        # cached spans: (start, end) of each group, its builder and its version attribute
-        self.spans = ((s["board"], s["attached"]), (s["attached"], s["ip"]),
-                      (s["ip"], s["hand_missions"]), (s["hand_missions"], self.size))
-        self.zeros = tuple(array("f", bytes(4 * (b - a))) for a, b in self.spans)
-        self.builders = (self.board_segment, self.attached_segment, self.agents_segment,
-                         self.missions_segment)
+        # the agent and mission groups are rewritten whole: zero them first
+        self.agents_span = (s["ip"], s["hand_missions"])
+        self.missions_span = (s["hand_missions"], self.size)
+        self.z_agents = array("f", bytes(4 * (s["hand_missions"] - s["ip"])))
+        self.z_missions = array("f", bytes(4 * (self.size - s["hand_missions"])))
+        self.BS = g.cap * SLOT_FEATURES
+        self.z_faction = array("f", bytes(4 * self.BS))
+        self.z_arrows = array("f", bytes(8))
+        self.z_attached = array("f", bytes(4 * 4 * self.nm))
         self.fcache = {}
         self.kcache = {}
         self.others = [[((v + k) % n, k - 1) for k in range(1, n)] for v in range(n)]
-        self.g0 = s["board"]
         self.max_turns = g.config["max_turns"] or 400
-        # offsets inside the agent and mission groups
-        c0 = s["ip"]
-        self.a_offsets = tuple(s[k] - c0 for k in (
+        self.a_offsets = tuple(s[k] for k in (
             "ip", "reached_goal", "hand_agents", "agent_hand_sizes", "pins_agents",
             "agent_deck_size", "retired_agents", "retired_top_agent"))
-        c0 = s["hand_missions"]
-        self.m_offsets = tuple(s[k] - c0 for k in (
+        self.m_offsets = tuple(s[k] for k in (
             "hand_missions", "mission_hand_sizes", "pins_missions", "mission_deck_size",
             "retired_missions", "retired_top_mission"))
         self._fresh_caches()
@@ -138,22 +146,18 @@ class Encoder:
             "private_view", "start_seat", "turn_progress"))
 
     def _fresh_caches(self):
-        """Per group a dict (viewer, version) -> segment; per viewer a full vector
-        (template + the four groups) and the versions its groups were written at, so
-        an unchanged group costs one comparison and a changed one a dict lookup or a
-        build plus one slice copy."""
-        self.caches = ({}, {}, {}, {})
+        """Per viewer: the full vector, the group stamps it was written at (-1: never),
+        and the faction rows / attached missions it shows (None: unknown)."""
+        n, nf = self.n, self.nf
         self.full = [t[:] for t in self.templates]
-        self.stamps = [[-1, -1, -1, -1] for _ in self.templates]
-
-    @staticmethod
-    def versions(g):
-        return (g.bv, g.av, g.cv, g.mv)
+        self.stamps = [[-1, -1, -1, -1] for _ in range(n)]
+        self.seen_rows = [[None] * nf for _ in range(n)]
+        self.seen_att = [[None] * nf for _ in range(n)]
 
     def __getstate__(self):
         # caches are a pure speed-up: keep them out of pickles (state snapshots)
         d = dict(self.__dict__)
-        for k in ("builders", "caches", "full", "stamps"):
+        for k in ("full", "stamps", "seen_rows", "seen_att"):
             d.pop(k)
         d["fcache"] = {}
         d["kcache"] = {}
@@ -161,8 +165,6 @@ class Encoder:
 
     def __setstate__(self, d):
         self.__dict__.update(d)
-        self.builders = (self.board_segment, self.attached_segment, self.agents_segment,
-                         self.missions_segment)
         self._fresh_caches()
 
     def faction_entry(self, g, f):
@@ -176,7 +178,7 @@ class Encoder:
         if len(self.fcache) > 20000:
             self.fcache.clear()
         fti = self.ftype_index
-        board = array("f", bytes(4 * g.cap * SLOT_FEATURES))
+        board = array("f", bytes(4 * self.BS))
         a = g.members[f][0]
         for i, c in enumerate(row):
             base = i * SLOT_FEATURES
@@ -192,126 +194,144 @@ class Encoder:
         ent = self.fcache[key] = (board, array("f", (pa, pb)))
         return ent
 
-    def board_segment(self, g, v):
-        """board and arrow_points blocks for viewer v (rotated factions)."""
-        s = self.s
-        b0, b1 = self.spans[0]
-        seg = self.zeros[0][:]
+    def write_board(self, g, v, out, seen=None):
+        """board and arrow_points blocks for viewer v (rotated factions); with
+        ``seen`` (the rows ``out`` shows) only factions whose row changed."""
         rot = self.rot[v]
-        BS = g.cap * SLOT_FEATURES
-        ob = s["board"] - b0
-        oa = s["arrow_points"] - b0
-        for f in range(g.nf):
-            if g.fac[f]:
+        BS = self.BS
+        ob = self.s["board"]
+        oa = self.s["arrow_points"]
+        fac = g.fac
+        for f in range(self.nf):
+            row = fac[f]
+            if seen is not None:
+                if seen[f] == row:
+                    continue
+                seen[f] = row[:]
+            rf = rot[f]
+            o = ob + rf * BS
+            if row:
                 board, arrows = self.faction_entry(g, f)
-                rf = rot[f]
-                seg[ob + rf * BS:ob + (rf + 1) * BS] = board
-                seg[oa + rf * 2:oa + rf * 2 + 2] = arrows
-        return seg
+                out[o:o + BS] = board
+                out[oa + rf * 2:oa + rf * 2 + 2] = arrows
+            else:
+                out[o:o + BS] = self.z_faction
+                out[oa + rf * 2:oa + rf * 2 + 2] = self.z_arrows
 
-    def attached_segment(self, g, v):
-        seg = self.zeros[1][:]
+    def write_attached(self, g, v, out, seen=None):
+        """attached block for viewer v; with ``seen`` only factions that changed."""
         rot = self.rot[v]
-        nm = g.n_mtypes
-        for f in range(g.nf):
-            A = g.att[f]
-            if A[0] or A[1]:
-                base = rot[f] * 4 * nm
-                for m in (0, 1):
-                    for sl, c in enumerate(A[m]):
-                        seg[base + (m * 2 + sl) * nm + (c >> 1)] = 1.0
-        return seg
+        nm = self.nm
+        W = 4 * nm
+        o0 = self.s["attached"]
+        att = g.att
+        for f in range(self.nf):
+            A = att[f]
+            if seen is not None:
+                if seen[f] == A:
+                    continue
+                seen[f] = [A[0][:], A[1][:]]
+            base = o0 + rot[f] * W
+            out[base:base + W] = self.z_attached
+            for m in (0, 1):
+                for sl, c in enumerate(A[m]):
+                    out[base + (m * 2 + sl) * nm + (c >> 1)] = 1.0
 
-    def _counts(self, cards, width, tags=None):
-        """array('f') of per-type counts of a tuple of card ids (only those with a
-        KNOWN tag when ``tags`` is given), cached by content."""
-        key = (width, cards, tags)
+    def _counts(self, cards, width):
+        """array('f') of per-type counts of a tuple of card ids, cached by content."""
+        key = (width, cards)
         out = self.kcache.get(key)
         if out is None:
             if len(self.kcache) > 50000:
                 self.kcache.clear()
             out = array("f", bytes(4 * width))
-            if tags is None:
-                for c in cards:
-                    out[c >> 1] += 1
-            else:
-                for c, t in zip(cards, tags):
-                    if t < 0:
-                        out[c >> 1] += 1
+            for c in cards:
+                out[c >> 1] += 1
             self.kcache[key] = out
         return out
 
-    def agents_segment(self, g, v):
-        """ip .. retired_top_agent blocks for viewer v."""
+    def write_agents(self, g, v, out):
+        """ip .. retired_top_agent blocks for viewer v (into a zeroed span)."""
         o_ip, o_reached, o_hand, o_size, o_pins, o_deck, o_ret, o_top = self.a_offsets
-        seg = self.zeros[2][:]
         n = g.N
         ip = g.ip
         for k in range(n):
             x = ip[(v + k) % n]
-            seg[o_ip + k] = x / WIN if x < 3 * WIN else 3.0
+            out[o_ip + k] = x / WIN if x < 3 * WIN else 3.0
         for q in g.reached:
-            seg[o_reached + (q - v) % n] = 1.0
-        seg[o_hand:o_hand + NA] = array("f", g.cnt_a[v])  # counts of v's hand by type
+            out[o_reached + (q - v) % n] = 1.0
+        out[o_hand:o_hand + NA] = array("f", g.cnt_a[v])  # counts of v's hand by type
         ta = g.tag_a[v]
         hands = g.hand_a
         for q, k in self.others[v]:
             h = hands[q]
             if h:
-                seg[o_size + k] = len(h)
+                out[o_size + k] = len(h)
                 o = o_pins + k * NA
                 for c in h:
                     if ta[c] < 0:  # KNOWN to v
-                        seg[o + (c >> 1)] += 1.0
-        seg[o_deck] = len(g.deck_a) / g.n_agents
+                        out[o + (c >> 1)] += 1.0
+        out[o_deck] = len(g.deck_a) / g.n_agents
         if g.ret_a:
-            seg[o_ret:o_ret + NA] = self._counts(tuple(g.ret_a), NA)
-            seg[o_top + (g.ret_a[-1] >> 1)] = 1.0
-        return seg
+            out[o_ret:o_ret + NA] = self._counts(tuple(g.ret_a), NA)
+            out[o_top + (g.ret_a[-1] >> 1)] = 1.0
 
-    def missions_segment(self, g, v):
-        """hand_missions .. retired_top_mission blocks for viewer v."""
+    def write_missions(self, g, v, out):
+        """hand_missions .. retired_top_mission blocks for viewer v (into a zeroed span)."""
         o_hand, o_size, o_pins, o_deck, o_ret, o_top = self.m_offsets
-        nm = g.n_mtypes
-        seg = self.zeros[3][:]
+        nm = self.nm
         cm = g.cnt_m[v]  # counts of v's hand by type (width 10; type 9 absent without MHG)
-        seg[o_hand:o_hand + nm] = array("f", cm if nm == 10 else cm[:nm])
+        out[o_hand:o_hand + nm] = array("f", cm if nm == 10 else cm[:nm])
         tm = g.tag_m[v]
         hands = g.hand_m
         for q, k in self.others[v]:
             h = hands[q]
             if h:
-                seg[o_size + k] = len(h)
+                out[o_size + k] = len(h)
                 o = o_pins + k * nm
                 for c in h:
                     if tm[c] < 0:  # KNOWN to v
-                        seg[o + (c >> 1)] += 1.0
-        seg[o_deck] = len(g.deck_m) / g.n_missions
+                        out[o + (c >> 1)] += 1.0
+        out[o_deck] = len(g.deck_m) / g.n_missions
         if g.ret_m:
-            seg[o_ret:o_ret + nm] = self._counts(tuple(g.ret_m), nm)
-            seg[o_top + (g.ret_m[-1] >> 1)] = 1.0
-        return seg
+            out[o_ret:o_ret + nm] = self._counts(tuple(g.ret_m), nm)
+            out[o_top + (g.ret_m[-1] >> 1)] = 1.0
 
     def cached_groups(self, g, v):
         """The viewer's full vector with the four groups brought up to date."""
         full = self.full[v]
         st = self.stamps[v]
-        vers = (g.bv, g.av, g.cv, g.mv)
-        if st[0] != vers[0] or st[1] != vers[1] or st[2] != vers[2] or st[3] != vers[3]:
-            for i in range(4):
-                ver = vers[i]
-                if st[i] != ver:
-                    cache = self.caches[i]
-                    k = (v, ver)
-                    part = cache.get(k)
-                    if part is None:
-                        if len(cache) > 20000:
-                            cache.clear()
-                        part = cache[k] = self.builders[i](g, v)
-                    a, b = self.spans[i]
-                    full[a:b] = part
-                    st[i] = ver
+        ver = g.bv
+        if st[0] != ver:
+            self.write_board(g, v, full, self.seen_rows[v])
+            st[0] = ver
+        ver = g.av
+        if st[1] != ver:
+            self.write_attached(g, v, full, self.seen_att[v])
+            st[1] = ver
+        ver = g.cv
+        if st[2] != ver:
+            a, b = self.agents_span
+            full[a:b] = self.z_agents
+            self.write_agents(g, v, full)
+            st[2] = ver
+        ver = g.mv
+        if st[3] != ver:
+            a, b = self.missions_span
+            full[a:b] = self.z_missions
+            self.write_missions(g, v, full)
+            st[3] = ver
         return full
+
+    def from_scratch(self, g, v):
+        """The groups written into a copy of the viewer's template, ignoring the per-viewer
+        vectors and stamps (the content-keyed faction and pile tables are reused)."""
+        buf = self.templates[v][:]
+        self.write_board(g, v, buf)
+        self.write_attached(g, v, buf)
+        self.write_agents(g, v, buf)
+        self.write_missions(g, v, buf)
+        return buf
 
     def encode(self, g, v, cached=True):
         (o_decision, o_decider, o_active, o_executor, o_actions, o_ops, o_barred, o_bonus, o_step,
@@ -319,12 +339,7 @@ class Encoder:
          o_first_type, o_cmd, o_interrogated, o_strategist, o_mhg_type, o_mhg_revealed, o_transit,
          o_private, o_start, o_turn) = self.offsets
         n = g.N
-        if cached:
-            buf = self.cached_groups(g, v)[:]
-        else:
-            buf = self.templates[v][:]
-            for (a, b), build in zip(self.spans, self.builders):
-                buf[a:b] = build(g, v)
+        buf = self.cached_groups(g, v)[:] if cached else self.from_scratch(g, v)
         # the pending decision and the stack
         buf[o_active + (g.active - v) % n] = 1.0
         buf[o_start + (g.start - v) % n] = 1.0
