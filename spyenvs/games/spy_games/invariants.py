@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from array import array
 from operator import add
 
-import numpy as np
-
 from . import data as D
-from .observe import _compute_segment
-from .data import KIND_COPIES, KIND_SCOUT, S_OVER
+from .observe import _segment_fresh
+from .data import KIND_COPIES, KIND_SCOUT, PENALTY, S_OVER
 
 
 def check(g) -> None:
@@ -24,22 +23,34 @@ def check(g) -> None:
     for p in range(n):
         if g.alloc_done:
             assert sorted(g.init[p]) == [6, 8, 10], g.init[p]
-            for k in range(3):
-                assert 0 <= g.zone[p][k] <= g.init[p][k]
-            assert 0 <= g.penalty(p) <= 48
+            z, i0 = g.zone[p], g.init[p]
+            assert 0 <= z[0] <= i0[0] and 0 <= z[1] <= i0[1] and 0 <= z[2] <= i0[2]
+            assert 0 <= PENALTY[i0[0]][z[0]] + PENALTY[i0[1]][z[1]] + PENALTY[i0[2]][z[2]] <= 48
         for c in range(n):
             assert g.base[p][c] >= 0
     # 3. plan cards
+    cmax = 3 if g.phase == 2 else 4  # c <= 3 while spy actions run (C11)
     extra = h.deck + h.disc_down + [k for k in g.cf_up + g.cf_addrev + h.add if k >= 0]
     for p in range(n):
-        assert sum(h.hands[p]) == g.hsize[p] >= 0, "hand size out of sync"
-        assert h.hf[p].tolist() == h.hands[p], "hand mirror out of sync"
-        assert min(h.hands[p]) >= 0
+        hand = h.hands[p]
+        assert sum(hand) == g.hsize[p] >= 0, "hand size out of sync"
+        # byte equality of float32 arrays: same values (no -0.0 or NaN in counts)
+        assert h.hf[p].tobytes() == array("f", hand).tobytes(), "hand mirror out of sync"
+        assert min(hand) >= 0
+        # 5. agents (in the same pass over the spies)
+        locs, cs, plans = g.spy_loc[p], g.spy_c[p], h.plans[p]
         for j in range(D.AGENTS):
-            if g.spy_loc[p][j] >= 0:
-                extra.append(h.plans[p][j])
+            loc = locs[j]
+            if loc >= 0:
+                extra.append(plans[j])
+                assert loc // 3 != p, "spy in its owner's zone"
+                assert 0 <= loc // 3 < n
+                assert 1 <= cs[j] <= cmax
+                if g.spy_ks[p][j]:
+                    assert KIND_SCOUT[plans[j]], "known-Scout spy holds a Saboteur"
             else:
-                assert h.plans[p][j] == -1
+                assert plans[j] == -1
+                assert cs[j] == 0 and not g.spy_str[p][j] and not g.spy_ks[p][j]
     counts = g.disc_up
     for hand in h.hands:
         counts = list(map(add, counts, hand))
@@ -48,21 +59,6 @@ def check(g) -> None:
     assert counts == KIND_COPIES, "plan cards not conserved"
     # 4. kompromat
     assert g.komp_supply + sum(g.komp) == D.KOMPROMAT_CARDS
-    # 5. agents
-    for p in range(n):
-        for j in range(D.AGENTS):
-            loc = g.spy_loc[p][j]
-            if loc >= 0:
-                assert loc // 3 != p, "spy in its owner's zone"
-                assert 0 <= loc // 3 < n
-                c = g.spy_c[p][j]
-                assert 1 <= c <= 4
-                if g.phase == 2:
-                    assert c <= 3
-                if g.spy_ks[p][j]:
-                    assert KIND_SCOUT[h.plans[p][j]], "known-Scout spy holds a Saboteur"
-            else:
-                assert g.spy_c[p][j] == 0 and not g.spy_str[p][j] and not g.spy_ks[p][j]
     # 6. flags
     if g.phase != 2:
         assert not any(g.immune)
@@ -85,14 +81,14 @@ def check(g) -> None:
             for row in rows:
                 assert all(0 < c <= have[k] for k, c in row.items()), "pins do not fit the hand"
     # the incrementally kept public segment equals a fresh computation
-    fresh = _compute_segment(g)
-    kept = np.frombuffer(g.pub, np.float32)
-    if not np.array_equal(fresh, kept):
-        bad = np.flatnonzero(fresh != kept)
-        raise AssertionError(f"stale public observation entries at segment offsets {bad.tolist()[:8]}")
+    fresh = _segment_fresh(g)
+    if fresh.tobytes() != g.pub.tobytes() and fresh != g.pub:
+        bad = [i for i, (x, y) in enumerate(zip(fresh, g.pub)) if x != y]
+        raise AssertionError(f"stale public observation entries at segment offsets {bad[:8]}")
     # 8. control
     if g.stage != S_OVER:
-        assert g.legal_mask().any(), "empty mask"
+        mask = g.legal_mask().tobytes()
+        assert mask.count(0) < len(mask), "empty mask"
         assert 0 <= g.decider < n
     else:
         # 9. end state

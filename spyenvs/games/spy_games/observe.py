@@ -159,75 +159,66 @@ def _perm(g, v: int) -> np.ndarray:
     return out
 
 
-def _compute_segment(g) -> np.ndarray:
-    """The public segment recomputed from scratch in absolute seat order (reference for
-    the incrementally maintained ``g.pub``; check_invariants compares the two)."""
+def _segment_fresh(g) -> array:
+    """The public segment recomputed from scratch in absolute seat order, as float32
+    (reference for the incrementally maintained ``g.pub``; check_invariants compares
+    the two). Plain list writes: this runs at every step of the fuzz tests."""
     S = g._starts
     n = g.n
-    v = 0
-    order = list(range(n))
-    seg0 = S.seg_start
-    obs = np.zeros(S.seg_end - seg0 + 1, np.float32)
-    idx: list[int] = []
-    on = idx.append
+    out = [0.0] * (S.seg_end - S.seg_start + 1)
     if g.structured:
-        on(S.r_neg)
-    obs[S.r_deck] = len(g.h.deck) / 72.0
-    obs[S.r_disc:S.r_disc + NK] = g.disc_up
-    obs[S.r_down] = len(g.h.disc_down) / 72.0
-    obs[S.r_ksup] = g.komp_supply / 2.0
-    if g.phase == 2:
-        obs[S.r_slots:S.r_slots + n] = [g.slots_left(q) / 5.0 for q in order]
-
-    # per-player public blocks are contiguous: alloc_chosen .. vp (68 floats)
-    pad = [0.0] * (P4 - n)
-    chosen = [1.0 if g.alloc_chosen[q] else 0.0 for q in order] + pad
-    zones = [z / 10.0 for q in order for z in g.zone[q]] + [0.0] * (3 * (P4 - n))
-    pens = []
-    if g.alloc_done:
-        init = [z / 10.0 for q in order for z in g.init[q]] + [0.0] * (3 * (P4 - n))
-        for q in order:
-            iq, zq = g.init[q], g.zone[q]
-            pens.append(PEN[iq[0]][zq[0]] + PEN[iq[1]][zq[1]] + PEN[iq[2]][zq[2]])
-    else:
-        init = [0.0] * 12
-        pens = [0] * n
-    base = []
-    vps = []
-    for i, q in enumerate(order):
+        out[S.r_neg] = 1.0
+    out[S.r_deck] = len(g.h.deck) / 72.0
+    out[S.r_disc:S.r_disc + NK] = g.disc_up
+    out[S.r_down] = len(g.h.disc_down) / 72.0
+    out[S.r_ksup] = g.komp_supply / 2.0
+    spy = g.phase == 2
+    done = g.alloc_done
+    r_aplay, r_aowner, r_azone, r_acases, r_astr, r_aks = S.r_aplay, S.r_aowner, S.r_azone, S.r_acases, S.r_astr, S.r_aks
+    for q in range(n):
+        if spy:
+            out[S.r_slots + q] = g.slots_left(q) / 5.0
+        if g.alloc_chosen[q]:
+            out[S.r_alloc + q] = 1.0
+        zq = g.zone[q]
+        b = S.r_zones + 3 * q
+        out[b:b + 3] = [z / 10.0 for z in zq]
+        pen = 0
+        if done:
+            iq = g.init[q]
+            b = S.r_init + 3 * q
+            out[b:b + 3] = [z / 10.0 for z in iq]
+            pen = PEN[iq[0]][zq[0]] + PEN[iq[1]][zq[1]] + PEN[iq[2]][zq[2]]
+        out[S.r_pen + q] = pen / 48.0
         bq = g.base[q]
-        row = [bq[c] / 24.0 for c in order] + pad
-        base.extend(row)
-        tot = sum(bq)
-        vps.append((sum(g.zone[q]) + 3 * tot - 2 * bq[q] - pens[i]) / 100.0)
-    base.extend([0.0] * (4 * (P4 - n)))
-    block = (chosen + zones + init + [x / 48.0 for x in pens] + pad + base
-             + [g.removed[q] / 24.0 for q in order] + pad
-             + [g.hsize[q] / 72.0 for q in order] + pad
-             + [1.0 if g.komp[q] else 0.0 for q in order] + pad
-             + [1.0 if g.immune[q] else 0.0 for q in order] + pad
-             + vps + pad)
-    obs[S.alloc_chosen - seg0:S.alloc_chosen - seg0 + 68] = block
-
-    bip, bzo, bzn, bca, bst, bks = (x - seg0 for x in (S.agent_in_play, S.agent_zone_owner, S.agent_zone,
-                                                               S.agent_cases, S.agent_strengthened,
-                                                               S.agent_known_scout))
-    for i, q in enumerate(order):
+        b = S.r_base + 4 * q
+        out[b:b + n] = [x / 24.0 for x in bq]
+        out[S.r_rem + q] = g.removed[q] / 24.0
+        out[S.r_hand + q] = g.hsize[q] / 72.0
+        if g.komp[q]:
+            out[S.r_komp + q] = 1.0
+        if g.immune[q]:
+            out[S.r_imm + q] = 1.0
+        out[S.r_vp + q] = (zq[0] + zq[1] + zq[2] + 3 * sum(bq) - 2 * bq[q] - pen) / 100.0
         locs = g.spy_loc[q]
         for j in range(5):
             loc = locs[j]
             if loc >= 0:
-                aj = 5 * i + j
-                on(bip + aj)
-                on(bzo + 4 * aj + (loc // 3 - v) % n)
-                on(bzn + 3 * aj + loc % 3)
-                obs[bca + aj] = g.spy_c[q][j] / 4.0
+                aj = 5 * q + j
+                out[r_aplay + aj] = 1.0
+                out[r_aowner + 4 * aj + loc // 3] = 1.0
+                out[r_azone + 3 * aj + loc % 3] = 1.0
+                out[r_acases + aj] = g.spy_c[q][j] / 4.0
                 if g.spy_str[q][j]:
-                    on(bst + aj)
+                    out[r_astr + aj] = 1.0
                 if g.spy_ks[q][j]:
-                    on(bks + aj)
-    obs[idx] = 1.0
-    return obs
+                    out[r_aks + aj] = 1.0
+    return array("f", out)
+
+
+def _compute_segment(g) -> np.ndarray:
+    """``_segment_fresh`` as a float32 numpy array."""
+    return np.frombuffer(_segment_fresh(g), np.float32)
 
 
 _ROWS: dict[tuple, np.ndarray] = {}
