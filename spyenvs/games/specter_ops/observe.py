@@ -73,36 +73,46 @@ def build_layout(escape_bits, belief_planes):
     return lay, static
 
 
-_CAND: dict[tuple, np.ndarray] = {}
+_CAND: dict[tuple, array] = {}
+_SIXTH = np.float32(1 / 6)
+#: unpacked dense planes by bitset (vision and beliefs repeat across viewers and steps)
+_PLANES: dict[int, np.ndarray] = {}
+_KIND = {"agent": 0, "hunter": 1, "second": 2}
 
 
 def _candidates(completed):
     """Flat indices of the candidate cells of the sections not yet completed (4-5p hunters)."""
     idx = _CAND.get(completed)
     if idx is None:
-        idx = _CAND[completed] = np.array(
-            [3 * B.N + o for s in range(4) if s not in completed for o in B.OBJECTIVES[s]], np.int64)
+        idx = _CAND[completed] = array(
+            "q", [3 * B.N + o for s in range(4) if s not in completed for o in B.OBJECTIVES[s]])
     return idx
 
 
+#: per-viewer cache entry: [public version, buffer, ones, value indices, values, dense bitsets]
+_VER, _BUF, _ONES, _VI, _VV, _DENSE = range(6)
+
+
 def observe(game, p):
-    """The observation of role p: the public part (cached until public state
-    changes, see Game._pubver) plus the observer's private overlay."""
-    hit = game._obs_cache.get(p)
-    if hit is not None and hit[0] == game._pubver:
-        obs = hit[1].copy()
-    else:
-        pub = _public(game, p)
-        game._obs_cache[p] = (game._pubver, pub)
-        obs = pub.copy()
+    """The observation of role p: the public part plus the observer's private overlay.
+    The public part lives in a per-viewer buffer updated in place when the public
+    state changes (see Game._pubver): the indices written last time are cleared and
+    the new ones set, and a dense plane is unpacked only when its bitset changed."""
+    c = game._obs_cache.get(p)
+    if c is None:
+        c = game._obs_cache[p] = [-1, game._static.copy(), array("q"), array("q"), array("f"), [0, 0, 0]]
+    if c[_VER] != game._pubver:
+        _public(game, p, c)
+        c[_VER] = game._pubver
+    obs = c[_BUF].copy()
     _private(game, p, obs)
     return obs
 
 
-def _public(game, p):
-    """Static planes copied, sparse cells and flags set by index, the three dense
-    planes (vision, beliefs) unpacked from bitsets: all public or the viewer's
-    own long-lived knowledge (role, traitor seat, objectives)."""
+def _public(game, p, cache):
+    """Sparse cells and flags set by index, the three dense planes (vision, beliefs)
+    unpacked from bitsets: all public or the viewer's own long-lived knowledge (role,
+    traitor seat, objectives). Writes into the viewer's cached buffer."""
     lay = game.layout
     blocks = lay.blocks
     nplanes = blocks["board"].shape[0]
@@ -112,7 +122,7 @@ def _public(game, p):
     traitor_undisclosed = game._h_traitor >= 0 and not game.exposed
     me_seat = p - 1 if kind == "hunter" else -1
     slots = [(me_seat + k) % nh for k in range(nh)] if me_seat >= 0 else list(range(nh))
-    obs = game._static.copy()
+    obs = cache[_BUF]
     ones = array("q")  # flat indices set to 1 (array: no list conversion at the end)
     vi = array("q")  # flat indices with other values
     vv = array("f")
@@ -127,7 +137,9 @@ def _public(game, p):
         elif not hidden_objectives:
             one(3 * N + game._h_obj[s])
     if hidden_objectives:
-        obs[_candidates(tuple(game.completed))] = np.float32(1 / 6)
+        cand = _candidates(tuple(game.completed))
+        vi.extend(cand)
+        vv.extend(array("f", [_SIXTH]) * len(cand))
     one(5 * N + game.vpos)
     vision = 0
     started = game.round > 0
@@ -169,43 +181,52 @@ def _public(game, p):
             if a == 0 and game.cur == 0 and game.dec in (A1, A2, A2T, A3, A4) and game.tr is not None:
                 u &= game.tr["pre_mask"]
             dense[1 + a] = u
-        raw = np.unpackbits(np.frombuffer(
-            dense[0].to_bytes(92, "little") + dense[1].to_bytes(92, "little") + dense[2].to_bytes(92, "little"),
-            np.uint8), bitorder="little")[: 3 * N]
-        obs[16 * N:19 * N] = raw
-    elif vision:
-        obs[16 * N:17 * N] = B.to_plane(vision)
+    prev = cache[_DENSE]
+    for k in range(3 if nplanes > 17 else 1):
+        b = dense[k]
+        if b != prev[k]:
+            plane = _PLANES.get(b)
+            if plane is None:
+                if len(_PLANES) > 4096:
+                    _PLANES.clear()
+                plane = _PLANES[b] = B.to_plane(b)
+            o = (16 + k) * N
+            obs[o:o + N] = plane
+            prev[k] = b
     # ---------------------------------------------------------------- vectors
     st = game._starts
     via(st["round"])
     vva(game.round / 40)
     o = st["me"]
-    one(o + {"agent": 0, "hunter": 1, "second": 2}[kind])
+    one(o + _KIND[kind])
     if kind == "hunter" and traitor_undisclosed and me_seat == game._h_traitor:
         one(o + 3)
     if kind == "agent" and game._h_traitor >= 0:
         one(st["traitor_seat"] + game._h_traitor)
     o = st["hunters"]
+    hchar, hin, riding, stunned, blind, acted, revoked, sniper = (
+        game.hchar, game.hin, game.riding, game.stunned, game.blind, game.acted, game.revoked, game.sniper)
+    exposed_seat = game._h_traitor if game.exposed else -1
     for k, s in enumerate(slots):
         base = o + k * 16
-        if game.hchar[s] >= 0:
-            one(base + game.hchar[s])
-        if game.hin[s]:
+        if hchar[s] >= 0:
+            one(base + hchar[s])
+        if hin[s]:
             one(base + 4)
-            if game.riding[s]:
+            if riding[s]:
                 one(base + 5)
-        if game.stunned[s]:
+        if stunned[s]:
             one(base + 6)
-        if game.blind[s]:
+        if blind[s]:
             one(base + 7)
-        if game.acted[s]:
+        if acted[s]:
             one(base + 8)
-        if game.revoked[s]:
+        if revoked[s]:
             one(base + 9)
-        if game.exposed and game._h_traitor == s:
+        if exposed_seat == s:
             one(base + 11)
-        if game.sniper[s] >= 0:
-            one(base + 12 + game.sniper[s])
+        if sniper[s] >= 0:
+            one(base + 12 + sniper[s])
     via(st["vehicle"])
     vva((10 - game.vused) / 10)
     o = st["objectives"]
@@ -256,72 +277,74 @@ def _public(game, p):
             one(base + 24 + pa.sensor)
         if pa.close >= 0:
             one(base + 34 + pa.close)
-    if ones:
-        obs[np.frombuffer(ones, np.int64)] = 1.0
-    if vi:
-        obs[np.frombuffer(vi, np.int64)] = np.frombuffer(vv, np.float32)
-    return obs
+    # clear what the last build wrote, then write this one (sparse blocks never
+    # overlap the static or dense planes)
+    if ones != cache[_ONES] or vi != cache[_VI] or vv != cache[_VV]:
+        if cache[_ONES]:
+            obs[np.frombuffer(cache[_ONES], np.int64)] = 0.0
+        if cache[_VI]:
+            obs[np.frombuffer(cache[_VI], np.int64)] = 0.0
+        if ones:
+            obs[np.frombuffer(ones, np.int64)] = 1.0
+        if vi:
+            obs[np.frombuffer(vi, np.int64)] = np.frombuffer(vv, np.float32)
+        cache[_ONES], cache[_VI], cache[_VV] = ones, vi, vv
 
 
 def _private(game, p, obs):
     """What only p knows and changes inside the agent's private sub-steps: her
-    cell and path, hand and turn state, the pending decision (C58)."""
+    cell and path, hand and turn state, the pending decision (C58). Few values:
+    written one by one through a memoryview (cheaper than numpy fancy indexing)."""
     N = B.N
     st = game._starts
+    mv = memoryview(obs)
+    actor = game.actor
     kind = game._viewer_kind(p)
-    own = 0 if kind == "agent" else (1 if kind == "second" else -1)
-    ones = array("q")
-    vi = array("q")
-    vv = array("f")
-    one = ones.append
-    via = vi.append
-    vva = vv.append
     if game.winner is None:
-        if game.actor == p:
-            one(st["decision"] + game.dec)  # other seats' sub-steps stay private (C58)
-            one(st["me"] + 4)
-        s = game.actor - 1
+        if actor == p:
+            mv[st["decision"] + game.dec] = 1.0  # other seats' sub-steps stay private (C58)
+            mv[st["me"] + 4] = 1.0
+        s = actor - 1
         if 0 <= s < game.nh and game.hin[s]:  # the acting hunter's slot (public)
-            me_seat = p - 1 if kind == "hunter" else -1
-            k = (s - me_seat) % game.nh if me_seat >= 0 else s
-            one(st["hunters"] + k * 16 + 10)
-    if own >= 0 and own < len(game.ag) and game.ag[own].in_play and game.round > 0:
-        ag = game.ag[own]
-        one(14 * N + ag.pos)
-        for c in set(ag.path):
-            one(15 * N + c)
+            k = (s - p + 1) % game.nh if kind == "hunter" else s
+            mv[st["hunters"] + k * 16 + 10] = 1.0
+        ht = game.ht
+        if ht is not None and actor == ht["seat"] + 1:
+            o = st["hunter_turn"]
+            mv[o] = min(ht["moved"], 5) / 5
+            if ht["walk5"]:
+                mv[o + 1] = 1.0
+            if ht["rode"]:
+                mv[o + 2] = 1.0
+    if kind == "hunter":
+        return
+    own = 0 if kind == "agent" else 1
+    if own >= len(game.ag):
+        return
+    ag = game.ag[own]
+    if ag.in_play and game.round > 0:
+        mv[14 * N + ag.pos] = 1.0
+        o = 15 * N
+        for c in ag.path:
+            mv[o + c] = 1.0
         if game.layout.blocks["board"].shape[0] > 17:
-            one((17 + own) * N + ag.pos)
-    if own >= 0 and own < len(game.ag):
-        ag = game.ag[own]
-        base = st["private"]
-        if ag.char >= 0:
-            one(base + ag.char)
-        vi.extend((base + 4, base + 5, base + 17, base + 18))
-        vv.extend((max(ag.hp, 0) / 8, ag.maxhp / 8, ag.steps / 6, ag.max_steps / 6))
-        charges = [0] * 8
-        for t, ch in ag.hand:
-            charges[t] += ch
-        for t in range(8):
-            if charges[t]:
-                via(base + 6 + t)
-                vva(min(charges[t] / 2, 1.0))
-        for flag, k in ((ag.stealth, 14), (ag.velocity, 15), (ag.holo_used, 16), (ag.card_used, 19),
-                        (ag.window, 28), (ag.moved3, 29)):
-            if flag:
-                one(base + k)
-        if ag.pending_card >= 0:
-            one(base + 20 + ag.pending_card)
-    ht = game.ht
-    if ht is not None and game.actor == ht["seat"] + 1 and game.winner is None:
-        o = st["hunter_turn"]
-        via(o)
-        vva(min(ht["moved"], 5) / 5)
-        if ht["walk5"]:
-            one(o + 1)
-        if ht["rode"]:
-            one(o + 2)
-    if ones:
-        obs[np.frombuffer(ones, np.int64)] = 1.0
-    if vi:
-        obs[np.frombuffer(vi, np.int64)] = np.frombuffer(vv, np.float32)
+            mv[(17 + own) * N + ag.pos] = 1.0
+    base = st["private"]
+    if ag.char >= 0:
+        mv[base + ag.char] = 1.0
+    mv[base + 4] = max(ag.hp, 0) / 8
+    mv[base + 5] = ag.maxhp / 8
+    mv[base + 17] = ag.steps / 6
+    mv[base + 18] = ag.max_steps / 6
+    charges = [0] * 8
+    for t, ch in ag.hand:
+        charges[t] += ch
+    for t in range(8):
+        if charges[t]:
+            mv[base + 6 + t] = min(charges[t] / 2, 1.0)
+    for flag, k in ((ag.stealth, 14), (ag.velocity, 15), (ag.holo_used, 16), (ag.card_used, 19),
+                    (ag.window, 28), (ag.moved3, 29)):
+        if flag:
+            mv[base + k] = 1.0
+    if ag.pending_card >= 0:
+        mv[base + 20 + ag.pending_card] = 1.0
