@@ -90,8 +90,45 @@ def check(g) -> None:
         mask = g.legal_mask().tobytes()
         assert mask.count(0) < len(mask), "empty mask"
         assert 0 <= g.decider < n
+        assert g.decider == _expected_decider(g), f"wrong decider for stage {D.STAGE_NAMES[g.stage]}"
     else:
         # 9. end state
         for p in range(n):
             assert all(loc < 0 for loc in g.spy_loc[p])
         assert g.vp_final == [g.vp(p) for p in range(n)]
+
+
+def _expected_decider(g) -> int:
+    """The decider §9.2 names for the pending stage (ability stages: an eligible owner)."""
+    st = g.stage
+    if st in (D.S_MAIN, D.S_BUY_REPLY, D.S_INFIL_AGENT, D.S_INFIL_PLAN, D.S_STRENGTHEN):
+        return g.active
+    if st == D.S_BUY_OFFER:
+        return g.decl_target
+    if st in (D.S_REF_OFFER, D.S_ADD_CARD):
+        return g.cf_D if g.cf_turn else g.cf_I
+    if st == D.S_REF_CHOICE:
+        return g.cf_D if g.cf_fix == 2 else g.cf_ref
+    if st == D.S_TIE:
+        return g.cf_ref
+    if st == D.S_KOMP:
+        assert g.komp[g.decider] and g.decider in (g.cf_I, g.cf_D), "kompromat decision by a non-holder"
+        return g.decider
+    if st in (D.S_RAID, D.S_PURGE):
+        return g.res_A
+    if st == D.S_FIRST:
+        return g.upkeep_F
+    if st == D.S_ALLOC:
+        return g.alloc_chosen.index(False)
+    # ability and Fixer stages: an owner, other than the acting player, of that agent in the zone concerned
+    if st == D.S_A2:
+        loc, agent, actor = g.spy_loc[g.active][g.decl_j], D.GATEKEEPER, g.active
+    elif st == D.S_A3:
+        loc, agent, actor = g.spy_loc[g.active][g.s_j], D.LIAISON, g.active
+    elif st in (D.S_FIXER, D.S_A1):
+        loc, agent, actor = g.cf_zo * 3 + g.cf_k, (D.FIXER if st == D.S_FIXER else D.INFORMANT), g.cf_I
+    else:  # S_A4
+        loc, agent = g.res_B * 3 + g.res_k, D.ANALYST
+        actor = g.res_A if g.res_kind == D.D_MISSION else g.res_B
+    assert g.decider != actor and g.spy_loc[g.decider][agent] == loc, "ability asked of an ineligible owner"
+    return g.decider
