@@ -25,6 +25,7 @@ N_FTYPES = len(D.FACTION_TYPES)
 WIN = float(D.WIN_IP)
 KNOWN = R.KNOWN
 SLOT_FEATURES = 2 + N_FTYPES + 2  # present, dead, faction type, cmd to first / second member
+CTX, BUILD, CMD, END, MHG = R.CTX, R.BUILD, R.CMD, R.END, R.MHG
 
 
 def build_layout(g) -> Layout:
@@ -107,6 +108,7 @@ class Encoder:
         self.n, self.nf, self.nm = n, nf, g.n_mtypes
         self.size = self.L.size
         self.rot = [[(f - v) % nf if n > 2 else f for f in range(nf)] for v in range(n)]
+        self.rel = [[(q - v) % n for q in range(n)] for v in range(n)]
         self.templates = []
         for v in range(n):
             t = array("f", bytes(4 * self.size))
@@ -253,13 +255,11 @@ class Encoder:
     def write_agents(self, g, v, out):
         """ip .. retired_top_agent blocks for viewer v (into a zeroed span)."""
         o_ip, o_reached, o_hand, o_size, o_pins, o_deck, o_ret, o_top = self.a_offsets
-        n = g.N
-        ip = g.ip
-        for k in range(n):
-            x = ip[(v + k) % n]
-            out[o_ip + k] = x / WIN if x < 3 * WIN else 3.0
+        rel = self.rel[v]
+        for q, x in enumerate(g.ip):
+            out[o_ip + rel[q]] = x / WIN if x < 3 * WIN else 3.0
         for q in g.reached:
-            out[o_reached + (q - v) % n] = 1.0
+            out[o_reached + rel[q]] = 1.0
         out[o_hand:o_hand + NA] = array("f", g.cnt_a[v])  # counts of v's hand by type
         ta = g.tag_a[v]
         hands = g.hand_a
@@ -339,11 +339,13 @@ class Encoder:
          o_first_type, o_cmd, o_interrogated, o_strategist, o_mhg_type, o_mhg_revealed, o_transit,
          o_private, o_start, o_turn) = self.offsets
         n = g.N
+        rel = self.rel[v]  # rel[q]: seat q relative to the viewer
         buf = self.cached_groups(g, v)[:] if cached else self.from_scratch(g, v)
         # the pending decision and the stack
-        buf[o_active + (g.active - v) % n] = 1.0
-        buf[o_start + (g.start - v) % n] = 1.0
-        buf[o_turn] = min(g.turns / self.max_turns, 1.0)
+        buf[o_active + rel[g.active]] = 1.0
+        buf[o_start + rel[g.start]] = 1.0
+        x = g.turns / self.max_turns
+        buf[o_turn] = x if x < 1.0 else 1.0
         if g.mhg_revealed:
             buf[o_mhg_revealed] = min(g.mhg_revealed, 12)
         if g.transit:
@@ -351,36 +353,37 @@ class Encoder:
                 base = o_transit + j * (NA + n)
                 buf[base + (c >> 1)] = 1.0
                 if q >= 0:
-                    buf[base + NA + (q - v) % n] = 1.0
+                    buf[base + NA + rel[q]] = 1.0
         if g.over:
             return np.frombuffer(buf, np.float32)
         buf[o_decision + g.decision] = 1.0
-        buf[o_decider + (g.decider - v) % n] = 1.0
+        buf[o_decider + rel[g.decider]] = 1.0
         barred = g.barred
         if barred:
             for q in range(n):
                 if (barred >> q) & 1:
-                    buf[o_barred + (q - v) % n] = 1.0
+                    buf[o_barred + rel[q]] = 1.0
         stack = g.stack
         fr = stack[0]
-        if fr[0] == R.CTX and not fr[3]:
+        k = fr[0]
+        if k == CTX and not fr[3]:
             buf[o_actions] = fr[2]
             buf[o_ops] = fr[4]
-        elif fr[0] == R.END:
+        elif k == END:
             buf[o_ops] = fr[2]
         if len(stack) > 2:
             nbonus = 0
             for fr in stack:
-                if fr[0] == R.CTX and fr[3]:
+                if fr[0] == CTX and fr[3]:
                     if nbonus < 2:
                         base = o_bonus + nbonus * (n + 1)
-                        buf[base + (fr[1] - v) % n] = 1.0
+                        buf[base + rel[fr[1]]] = 1.0
                         if fr[2]:
                             buf[base + n] = 1.0
                     nbonus += 1
         fr = stack[-1]
         k = fr[0]
-        if k == R.BUILD:
+        if k == BUILD:
             rot = self.rot[v]
             buf[o_step + fr[3]] = 1.0
             if fr[4] >= 0:
@@ -390,16 +393,16 @@ class Encoder:
                 if fr[6] >= 0:
                     m = g.members[fr[5]]
                     other = m[1] if m[0] == fr[2] else m[0]
-                    buf[o_facing + ((fr[2] if fr[6] == 0 else other) - v) % n] = 1.0
+                    buf[o_facing + rel[fr[2] if fr[6] == 0 else other]] = 1.0
             if fr[7] >= 0 and fr[3] == R.S_PFR:
-                buf[o_partner + (fr[7] - v) % n] = 1.0
+                buf[o_partner + rel[fr[7]]] = 1.0
             if fr[8] >= 0:
                 buf[o_mission + (fr[8] >> 1)] = 1.0
-        elif k == R.CMD:
+        elif k == CMD:
             rot = self.rot[v]
             cap = g.cap
             E, t, f, pos, chain, first = fr[2], fr[3], fr[4], fr[5], fr[6], fr[7]
-            buf[o_executor + (E - v) % n] = 1.0
+            buf[o_executor + rel[E]] = 1.0
             buf[o_cmd + t] = 1.0
             if f >= 0:
                 buf[o_source + rot[f] * cap + pos] = 1.0
@@ -413,7 +416,7 @@ class Encoder:
             d = fr[1]
             if first >= 0:
                 if d == R.D_INT_CARD:
-                    buf[o_interrogated + (first - v) % n] = 1.0
+                    buf[o_interrogated + rel[first]] = 1.0
                     if E == v:
                         for c in g.hand_a[first]:
                             buf[o_private + (c >> 1)] += 1
@@ -423,10 +426,10 @@ class Encoder:
                     if d == R.D_MEDIC_ORI:
                         buf[o_first_type + (g.fac[cf][cp][0] >> 1)] = 1.0
             if fr[8] >= 0:
-                buf[o_strategist + (fr[8] - v) % n] = 1.0
+                buf[o_strategist + rel[fr[8]]] = 1.0
             if d == R.D_TRACK and E == v:
                 for c in g.deck_a:
                     buf[o_private + (c >> 1)] += 1
-        elif k == R.MHG:
+        elif k == MHG:
             buf[o_mhg_type + fr[2]] = 1.0
         return np.frombuffer(buf, np.float32)
