@@ -245,3 +245,35 @@ def test_s9_5_resample_redeals_the_other_participants_addition_and_keeps_the_vie
     assert len(seen) > 1
     for _ in range(5):
         assert g.resample_hidden(0, rng).h.add[0] == add  # the initiator keeps its own
+
+
+# ------------------------------------------------------------- §4.4, C44
+def test_c21_kompromat_tie_between_holders_goes_to_the_nearest_clockwise_from_f():
+    g = game()
+    arrange(g, spies=[(1, 0, 2, 0, 2, K(SAFE)), (0, 0, 1, 0, 1, K(CODE)), (3, 0, 1, 1, 1, K(DEMO))])
+    g.komp = [True, False, False, True]
+    g.komp_supply = 0
+    strengthen_turn(g, 3, used=3)
+    do(g, D.A_TAKE_CARD)  # tokens 1/2/0/1: F = 2; holders 0 and 3 tie, 3 is nearer clockwise from 2
+    assert g.decider == 2 and g.komp == [True, False, True, False] and g.komp_supply == 0
+
+
+def test_edge21_the_first_player_chooser_may_pick_itself():
+    g = game()
+    arrange(g, spies=[(0, 0, 1, 0, 2, K(SAFE))])
+    strengthen_turn(g, 3, used=3)
+    do(g, D.A_TAKE_CARD, D.A_FIRST)
+    assert g.first == 3 and g.round == 1 and g.active == 3
+
+
+def test_c44_draw_empty_and_take_card_reshuffle_the_discard_when_the_deck_is_empty():
+    g = game()
+    arrange(g, hands={0: []}, discard=[K(SAFE, CIRCLE, 3), K(CODE, SQUARE, 3)], rest_to=1)
+    assert not g.h.deck and D.A_DRAW_EMPTY in legal(g)
+    do(g, D.A_DRAW_EMPTY)  # [C33] draws the 2 cards that exist
+    assert g.hsize[0] == 2 and not any(g.disc_up) and not g.h.deck and g.active == 1
+    arrange(g, hands={0: []}, spies=[(0, 0, 1, 0, 1, K(SAFE))], discard=[K(SAFE, CIRCLE, 3)], rest_to=1)
+    strengthen_turn(g, 0)
+    assert D.A_TAKE_CARD in legal(g)
+    do(g, D.A_TAKE_CARD)
+    assert g.h.hands[0][K(SAFE, CIRCLE, 3)] == 1
