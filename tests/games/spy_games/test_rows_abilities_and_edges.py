@@ -277,3 +277,32 @@ def test_c44_draw_empty_and_take_card_reshuffle_the_discard_when_the_deck_is_emp
     assert D.A_TAKE_CARD in legal(g)
     do(g, D.A_TAKE_CARD)
     assert g.h.hands[0][K(SAFE, CIRCLE, 3)] == 1
+
+
+# ---------------------------------------------------------- C01, C04, C35
+def test_c01_the_zone_suit_is_the_fixed_trump_and_the_other_two_are_the_candidates():
+    g = game()
+    arrange(g, spies=[(1, 1, 0, 2, 1, K(SAFE))], deck_top=[K(CODE, TRIANGLE, 2), K(DEMO, SQUARE, 3)])
+    do(g, EXPOSE(1, 1))  # zone 3 of player 0: triangle
+    assert g.cf_k == TRIANGLE and g.cf_cands == (CIRCLE, SQUARE)
+    do(g, REF_FREE(0), D.A_NO_CARD, D.A_NO_CARD)  # circle: I's triangle 2 counts, D's square 3 does not
+    assert g.spy_loc[1][1] == -1 and g.base[0][1] == 1  # 2 vs 0: captured
+
+
+def test_c03_c04_every_case_leaving_a_zone_vacates_the_least_negative_cell():
+    g = game(negotiation="structured")
+    arrange(g, hands={0: [K(SAFE), K(DEMO)], 1: [K(CODE)]})
+    do(g, INFIL(1, 2), D.A_OFFER_NONE, D.A_PICK_AGENT, CARD(K(SAFE)))  # 6-zone: first loss costs 1
+    assert g.zone[0][2] == 5 and g.penalty(0) == 1 and g.vp(0) == 23 - 1
+    do(g, D.A_PASS, D.A_PASS, D.A_PASS)  # players 1-3 pass; player 0 again
+    do(g, INFIL(1, 0), STANDDOWN(3, 1), D.A_ACCEPT)  # player 1 pays 3 from its 8-zone: 0 + 1 + 1
+    assert g.zone[1][1] == 5 and g.penalty(1) == 2 and g.vp(0) == 23 - 1 + 9
+
+
+def test_c35_agent_pairs_are_reusable_after_removal_and_spies_may_share_a_zone():
+    g = game()
+    plan = K(CODE, TRIANGLE, 2)
+    arrange(g, hands={0: [plan]}, spies=[(0, 0, 1, 0, 1, K(SAFE)), (2, 0, 1, 0, 1, K(DEMO))])
+    do(g, D.A_RECALL)  # agent 1 back in reserve
+    do(g, INFIL(1, 0), D.A_PICK_AGENT, CARD(plan))
+    assert g.spy_loc[0][0] == 3 and g.spy_loc[2][0] == 3 and g.h.plans[0][0] == plan
