@@ -73,7 +73,7 @@ class SpyGames(Game):
         {"num_players": 2},
         {"num_players": 3},
         {"num_players": 4},
-        {"num_players": 4, "negotiation": "off"},
+        {"num_players": 4, "negotiation": "off", "pins_block": False},
         {"num_players": 3, "allocation": "fixed", "auto_forced": False, "reward": "rank"},
     ]
     BAD_CONFIGS = [
