@@ -244,38 +244,35 @@ class TheAgentsGame(R.TheAgentsState, Game):
 
     # ----------------------------------------------------------- invariants
     def check_invariants(self):
-        # zone checks depend only on (board version, card version): each pair is checked
-        # once (module-level memo, kept out of the state)
-        key = (self.bv, self.cv, self.av, self.mv)
+        # zone checks depend only on version stamps: the agent side on (board, agent
+        # cards), the mission side on (board, attached, mission cards); each key is
+        # checked once (module-level memo, kept out of the state), so free mission
+        # operations only re-run the mission side
+        key = ("a", self.bv, self.cv)
         if key not in _CHECKED:
             if len(_CHECKED) > 100000:
                 _CHECKED.clear()
-            self._check_zones()
+            self._check_agent_zones()
+            _CHECKED.add(key)
+        key = ("m", self.bv, self.av, self.mv)
+        if key not in _CHECKED:
+            self._check_mission_zones()
             _CHECKED.add(key)
         self._check_decision()
 
-    def _check_zones(self):
+    def _check_agent_zones(self):
         n, nf = self.N, self.nf
         agents = list(self.deck_a) + list(self.ret_a) + [e[0] for e in self.transit]
-        missions = list(self.deck_m) + list(self.ret_m)
         for q in range(n):
             agents += self.hand_a[q]
-            missions += self.hand_m[q]
             assert self.na[q] == len(self.hand_a[q])
             ca = [0] * D.NUM_AGENT_TYPES
             for c in self.hand_a[q]:
                 ca[c >> 1] += 1
             assert ca == self.cnt_a[q], "agent hand counts out of sync"
-            cm = [0] * 10
-            for c in self.hand_m[q]:
-                cm[c >> 1] += 1
-            assert cm == self.cnt_m[q], "mission hand counts out of sync"
         for fr in self.stack:
-            if fr[0] == R.BUILD:
-                if fr[3] == R.S_PFA and fr[4] >= 0:
-                    agents.append(fr[4])
-                if fr[3] == R.S_ATTACH and fr[8] >= 0:
-                    missions.append(fr[8])
+            if fr[0] == R.BUILD and fr[3] == R.S_PFA and fr[4] >= 0:
+                agents.append(fr[4])
         for f in range(nf):
             row = self.fac[f]
             agents += [c[0] for c in row]
@@ -284,19 +281,11 @@ class TheAgentsGame(R.TheAgentsState, Game):
             for c in row:
                 assert D.IS_FACTION[c[0] >> 1], "Free Agent in a faction"
                 assert c[1] == -1 or c[1] in self.members[f], "bad orientation"
-            for m in (0, 1):
-                lst = self.att[f][m]
-                missions += lst
-                assert len(lst) <= 2
-                assert len({c >> 1 for c in lst}) == len(lst), "duplicate mission type on a faction"
-                if lst:
-                    assert row, "mission attached to an empty faction"
             # 11: arrows
             pa, pb, _, _ = self.arrows(f)
             assert pa + pb <= 2 * max(len(row) - 1, 0)
         # 1/2: conservation, every id exactly once
         assert sorted(agents) == list(range(self.n_agents)), "agent cards not conserved"
-        assert sorted(missions) == list(range(self.n_missions)), "mission cards not conserved"
         assert len(self.transit) <= 3
         assert sum(1 for e in self.transit if e[0] >> 1 == D.MERCENARY) <= 2
         for e in self.transit:
@@ -315,11 +304,8 @@ class TheAgentsGame(R.TheAgentsState, Game):
         # 12: pins and knowledge tags
         for v in range(n):
             ta = self.tag_a[v]
-            tm = self.tag_m[v]
             for c in self.hand_a[v]:
                 assert ta[c] == R.KNOWN
-            for c in self.hand_m[v]:
-                assert tm[c] == R.KNOWN
             for f in range(nf):
                 for c in self.fac[f]:
                     assert ta[c[0]] == R.KNOWN
@@ -327,11 +313,41 @@ class TheAgentsGame(R.TheAgentsState, Game):
                 assert ta[c] == R.KNOWN
             for c in self.deck_a:
                 assert ta[c] != R.KNOWN
+        # 7: decks
+        if not self.over:
+            assert self.deck_a or not self.ret_a
+
+    def _check_mission_zones(self):
+        n, nf = self.N, self.nf
+        missions = list(self.deck_m) + list(self.ret_m)
+        for q in range(n):
+            missions += self.hand_m[q]
+            cm = [0] * 10
+            for c in self.hand_m[q]:
+                cm[c >> 1] += 1
+            assert cm == self.cnt_m[q], "mission hand counts out of sync"
+        for fr in self.stack:
+            if fr[0] == R.BUILD and fr[3] == R.S_ATTACH and fr[8] >= 0:
+                missions.append(fr[8])
+        for f in range(nf):
+            for m in (0, 1):
+                lst = self.att[f][m]
+                missions += lst
+                assert len(lst) <= 2
+                assert len({c >> 1 for c in lst}) == len(lst), "duplicate mission type on a faction"
+                if lst:
+                    assert self.fac[f], "mission attached to an empty faction"
+        # 1/2: conservation, every id exactly once
+        assert sorted(missions) == list(range(self.n_missions)), "mission cards not conserved"
+        # 12: pins and knowledge tags
+        for v in range(n):
+            tm = self.tag_m[v]
+            for c in self.hand_m[v]:
+                assert tm[c] == R.KNOWN
             for c in self.deck_m:
                 assert tm[c] != R.KNOWN
         # 7: decks
         if not self.over:
-            assert self.deck_a or not self.ret_a
             assert self.deck_m or not self.ret_m
 
     def _check_decision(self):
@@ -362,9 +378,11 @@ class TheAgentsGame(R.TheAgentsState, Game):
         if len(self.actions) % 4 == 0:
             assert np.flatnonzero(self._mask).tolist() == sorted(self.legal)
             enc = self.encoder
-            for v in {self.decider, len(self.actions) % self.N}:
-                fast = enc.encode(self, v)
-                assert np.array_equal(fast, enc.encode(self, v, cached=False)), "stale observation cache"
+            # the decider on every other check, otherwise each seat in turn
+            k = len(self.actions) // 4
+            v = self.decider if k % 2 == 0 else k // 2 % self.N
+            fast = enc.encode(self, v)
+            assert np.array_equal(fast, enc.encode(self, v, cached=False)), "stale observation cache"
 
     def config_summary(self) -> dict[str, Any]:
         return dict(self.config)
