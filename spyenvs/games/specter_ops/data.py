@@ -47,5 +47,11 @@ DECISIONS = (
     "A4_equipment_after", "A5_pre_cognition", "X1_traitor_character", "X2_traitor_equipment",
     "H0_vote", "H1_turn_order", "H2_hunter_action", "H2v_vehicle_action", "H3_vehicle_destination",
     "H4_exit", "H5_sniper_shot", "H6_attack_target", "I1_ambush_roll", "I2_velocity_blade",
+    "A6_turn_padding",
 )
-(S1, S2, S3, S4, A1, A2, A2T, A3, A4, A5, X1, X2, H0, H1, H2, H2V, H3, H4, H5, H6, I1, I2) = range(len(DECISIONS))
+(S1, S2, S3, S4, A1, A2, A2T, A3, A4, A5, X1, X2, H0, H1, H2, H2V, H3, H4, H5, H6, I1, I2,
+ PAD) = range(len(DECISIONS))
+#: pad_agent_turn (C58): every agent-turn segment (an agent's turn, or the reveal
+#: sequence X1..X3) lasts exactly this many decisions: at most A1 + A2 + A2t + 6 A3
+#: + A4 + A2t + I2 (Quick Draw) + A5 = 13 real ones, the rest forced passes
+PAD_LEN = 13

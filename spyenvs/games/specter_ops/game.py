@@ -12,7 +12,7 @@ from .belief import ORTH, apply_event
 from .data import (
     A1, A2, A2T, A3, A4, A5, AGENT_NAMES, BLUEJAY, CARD0, CARD_NAMES, CHAR0, CHARGES, COBRA,
     COPIES, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H0, H1, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, I1, I2,
-    NO, NUM_ACTIONS, ORANGUTAN, POSTCOG, REVEAL, S1, S3, SEAT0, SENSOR, STEALTH, SURGE, VELOCITY,
+    NO, NUM_ACTIONS, ORANGUTAN, PAD, POSTCOG, REVEAL, S1, S3, SEAT0, SENSOR, STEALTH, SURGE, VELOCITY,
     X1, X2, YES, usable_by,
 )
 from .observe import build_layout, observe
@@ -49,6 +49,15 @@ class SpecterOps(Rules, Game):
         ),
         "belief_planes": Param(True, bool, doc="include the hunters' belief planes in observations"),
         "max_rounds": Param(40, int, min=1, max=40, doc="rounds before the hunters win (40 in the rules)"),
+        "pad_agent_turn": Param(
+            False, bool,
+            doc="C58/§8.1: make the sequence of acting seats independent of hidden choices: every agent "
+                "turn (and reveal sequence) is padded with forced passes to 13 decisions, and every agent "
+                "is asked I1 after each hunter move on foot and I2 before each roll against her (a forced "
+                "pass when she cannot act). Off by default: 2.1-2.7x the decisions per game "
+                "(measured in random play) for a leak that exists only if a learner reads the "
+                "agent_selection history; observations never show it",
+        ),
     }
     TEST_CONFIGS = [
         {"num_players": 2},
@@ -57,6 +66,7 @@ class SpecterOps(Rules, Game):
         {"num_players": 5},
         {"num_players": 2, "agent_character": "Cobra", "hunter_characters": "Gun,Beast", "belief_planes": False,
          "beast_senses": "3_or_more"},
+        {"num_players": 5, "pad_agent_turn": True},
     ]
     BAD_CONFIGS = [
         {"num_players": 6},
@@ -183,6 +193,9 @@ class SpecterOps(Rules, Game):
     def resample_hidden(self, viewer, rng):
         new = self.clone()
         kind = self._viewer_kind(viewer)
+        padding = new.pad_saved is not None
+        if padding:  # re-deal against the decision the passes delay, then delay it again
+            new.dec, new.actor, new.legal, new.mask = new.pad_saved
         if self.winner is None:
             if kind != "agent" and self.round == 0:
                 new._resample_setup(viewer, rng)
@@ -190,6 +203,13 @@ class SpecterOps(Rules, Game):
                 new._resample_main(viewer, rng)
             if len(self.ag) > 1 and kind != "second":
                 new._resample_second(rng)
+            if new.pad_on and new.dec == I1:
+                new._set(I1, new.actor, new._i1_legal())
+            elif new.pad_on and new.dec == I2:
+                new._set(I2, new.actor, new._i2_legal())
+        if padding:
+            new.pad_saved = (new.dec, new.actor, new.legal, new.mask)
+            new._set(PAD, new.pad_actor, [NO])
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
         return new
 
@@ -233,7 +253,7 @@ class SpecterOps(Rules, Game):
             char = ag.char
         elif pa.char_known >= 0:
             char = pa.char_known
-        elif self.dec == I1 and self.i1_a == 0:
+        elif self.dec == I1 and self.i1_a == 0 and not self.pad_on:
             char = COBRA
         else:
             opts = [c for c in range(4) if not (len(self.ag) > 1 and self.pa[1].char_known == c)]
@@ -250,7 +270,7 @@ class SpecterOps(Rules, Game):
             cand = 0
             for L, M, _ in branches:
                 cand |= L | M
-            if self.dec == I1 and self.i1_a == 0:
+            if self.dec == I1 and self.i1_a == 0 and not self.pad_on:
                 cand &= ORTH[self.hpos[self.ht["seat"]]]
             if self.dec == A5 and self.cur == 0:
                 cand &= self._objective_zone(char)
@@ -313,7 +333,8 @@ class SpecterOps(Rules, Game):
                 ag.history[-1] = x
                 last = self.round - 1
         self._resample_history(rng, j, last, x, classed=not mid_turn)
-        if self.dec == I2 and ((self.i2_ctx == "quickdraw" and self.cur == 0) or (self.i2_ctx == "attack" and self.i2_a == 0)):
+        if self.dec == I2 and not self.pad_on and (
+                (self.i2_ctx == "quickdraw" and self.cur == 0) or (self.i2_ctx == "attack" and self.i2_a == 0)):
             if ag.charges(VELOCITY) == 0:
                 self._force_card(ag, VELOCITY)
             ag.velocity = False
@@ -473,7 +494,7 @@ class SpecterOps(Rules, Game):
             self._recount_taken()
             self._set(X1, ag.role, [CHAR0 + c for c in range(4) if c != self.ag[0].char])
             return
-        at_ambush = self.dec == I1 and self.i1_a == 1
+        at_ambush = self.dec == I1 and self.i1_a == 1 and not self.pad_on
         if pa.char_known >= 0:
             ag.char = pa.char_known
         elif at_ambush:
@@ -508,9 +529,11 @@ class SpecterOps(Rules, Game):
         ag.velocity = False
         ag.stealth = stealth_now
         ag.stealth_path = False
-        if self.dec == I2 and self.i2_ctx == "attack" and self.i2_a == 1 and ag.charges(VELOCITY) == 0:
+        if self.pad_on:
+            pass  # I2 may be a forced pass: its mask is rebuilt from the re-dealt state
+        elif self.dec == I2 and self.i2_ctx == "attack" and self.i2_a == 1 and ag.charges(VELOCITY) == 0:
             self._force_card(ag, VELOCITY)
-        if self.dec == I2 and self.i2_ctx == "quickdraw" and self.cur == 1 and ag.charges(VELOCITY) == 0:
+        elif self.dec == I2 and self.i2_ctx == "quickdraw" and self.cur == 1 and ag.charges(VELOCITY) == 0:
             self._force_card(ag, VELOCITY)
         if mid:
             ag.steps = 0
@@ -597,7 +620,7 @@ class SpecterOps(Rules, Game):
             verb = {A3: "step to", H2: "walk to", H3: "drive to", H4: "exit to", A2T: "target"}.get(dec, "cell")
             return f"{verb} {B.name(a)}"
         if a == NO:
-            return {A3: "stop", H4: "stay inside", H5: "no sniper shot"}.get(dec, "no / pass")
+            return {A3: "stop", H4: "stay inside", H5: "no sniper shot", PAD: "pass (padding)"}.get(dec, "no / pass")
         if a == YES:
             return "yes"
         if DIR0 <= a < DIR0 + 4:

@@ -14,12 +14,14 @@ from .belief import LAST_SEEN, NOTHING, ORTH, SEEN, Belief
 from .data import (
     A1, A2, A2T, A3, A4, A5, BEAST, BLUEJAY, CARD0, CHAR0, CHARGES, COBRA, COPIES, DIR0,
     DRIVE, ENTER, EXIT, FISTS, FLASH, GUN, H0, H1, H2, H2V, H3, H4, H5, H6, HOLO, I1, I2,
-    NO, NUM_ACTIONS, ORANGUTAN, POSTCOG, PROPHET, PUPPET, REVEAL, REVEALED, ROTATED, S1, S2,
+    NO, NUM_ACTIONS, ORANGUTAN, PAD, PAD_LEN, POSTCOG, PROPHET, PUPPET, REVEAL, REVEALED, ROTATED, S1, S2,
     S3, S4, SEAT0, SENSOR, SMOKE, SPIDER, STEALTH, SURGE, TANGLE, VELOCITY, VISIBILITY, X1,
     X2, YES, usable_by,
 )
 
 BALL = B.BALL
+#: decisions that open an agent-turn segment (the padding unit, C58)
+_SEGMENT_START = frozenset((A1, A2, A3, X1))
 #: legal-action tuples -> read-only int8 masks (masks repeat a lot: neighbour steps, walks)
 _MASKS: dict[tuple, np.ndarray] = {}
 SIGHT = B.SIGHT
@@ -206,6 +208,14 @@ class Rules:
         self._senses_fewer = cfg["beast_senses"] == "3_or_fewer"
         self._pubver = 0
         self._quiet = False
+        # pad_agent_turn (C58): the open agent-turn segment (actor, decisions so far),
+        # and while padding: passes left, the padding actor and the decision they delay
+        self.pad_on = cfg["pad_agent_turn"]
+        self.seg_actor = -1
+        self.seg_count = 0
+        self.pad_left = 0
+        self.pad_actor = -1
+        self.pad_saved = None
         self._obs_cache: dict = {}
         self.events: list[str] = []  # short public log lines (render)
         fixed_h = self._fixed_hunters
@@ -332,11 +342,38 @@ class Rules:
 
     # ------------------------------------------------------------------ apply
     def _apply(self, action):
+        if self.dec == PAD:
+            self.pad_left -= 1
+            if self.pad_left == 0:
+                self.dec, self.actor, self.legal, self.mask = self.pad_saved
+                self.pad_saved = None
+                self.pad_actor = -1
+            return  # a forced pass changes nothing public
+        if self.pad_on and self.seg_actor < 0 and self.dec in _SEGMENT_START:
+            self.seg_actor = self.actor
+            self.seg_count = 0
         self._quiet = False
         self._apply_rules(action)
         if not self._quiet:
             # anything but a mid-path step may change public state: observations rebuild
             self._pubver += 1
+        if self.seg_actor >= 0:
+            self.seg_count += 1
+            if self.winner is not None:
+                self.seg_actor = -1
+            elif self.actor != self.seg_actor:
+                self._pad_segment()
+
+    def _pad_segment(self):
+        """C58 padding: the segment's actor passes until it has made PAD_LEN decisions,
+        then the decision that came next is asked."""
+        left = PAD_LEN - self.seg_count
+        if left > 0:
+            self.pad_saved = (self.dec, self.actor, self.legal, self.mask)
+            self.pad_left = left
+            self.pad_actor = self.seg_actor
+            self._set(PAD, self.seg_actor, [NO])
+        self.seg_actor = -1
 
     def _apply_rules(self, action):
         dec = self.dec
@@ -807,7 +844,26 @@ class Rules:
             self.i2_ctx = ctx
             self._set(I2, ag.role, [NO, YES])
             return True
+        if self.pad_on:  # C58: asked before every roll, a forced pass when she cannot
+            self.i2_ctx = ctx
+            self._set(I2, ag.role, [NO])
+            return True
         return False
+
+    def _i2_legal(self):
+        """I2's mask from the state (after a re-deal under pad_agent_turn)."""
+        ag = self.ag[self.i2_a if self.i2_ctx == "attack" else self.cur]
+        ok = ag.char == COBRA and not ag.velocity and ag.charges(VELOCITY) > 0
+        return [NO, YES] if ok else [NO]
+
+    def _i1_legal(self):
+        """I1's mask from the state (after a re-deal under pad_agent_turn)."""
+        s = self.ht["seat"]
+        ag = self.ag[self.i1_a]
+        traitor = self._h_traitor if not self.exposed else -1
+        hp = self.hpos[s]
+        ok = ag.char == COBRA and s != traitor and hp != ag.pos and (ORTH[ag.pos] >> hp) & 1
+        return [NO, YES] if ok else [NO]
 
     def _i2(self, action):
         a = self.i2_a if self.i2_ctx == "attack" else self.cur
@@ -1177,17 +1233,22 @@ class Rules:
             a = agents[ht["amb"]]
             ht["amb"] += 1
             ag = self.ag[a]
-            if ag.char != COBRA or self.riding[s] or s == traitor:
+            if self.riding[s]:
                 continue
-            hp = self.hpos[s]
-            if hp == ag.pos:
-                self.stunned[s] = True
-                self._reveal_char(a)
-                self.bel[a].add(("keep", 1 << hp, s))
-                self._log(f"Cobra's Ambush stuns hunter_{s}")
-            elif (ORTH[ag.pos] >> hp) & 1:
+            if ag.char == COBRA and s != traitor:
+                hp = self.hpos[s]
+                if hp == ag.pos:
+                    self.stunned[s] = True
+                    self._reveal_char(a)
+                    self.bel[a].add(("keep", 1 << hp, s))
+                    self._log(f"Cobra's Ambush stuns hunter_{s}")
+                elif (ORTH[ag.pos] >> hp) & 1:
+                    self.i1_a = a
+                    self._set(I1, ag.role, [NO, YES])
+                    return
+            if self.pad_on:  # C58: every agent is asked after every move on foot
                 self.i1_a = a
-                self._set(I1, ag.role, [NO, YES])
+                self._set(I1, ag.role, [NO])
                 return
         if ht["stage"] == 5:  # Brutal Strength (C14)
             ht["stage"] = 6

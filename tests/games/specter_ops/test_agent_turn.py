@@ -5,7 +5,7 @@ import pytest
 from spyenvs.games.specter_ops import board as B
 from spyenvs.games.specter_ops.belief import LAST_SEEN, SEEN
 from spyenvs.games.specter_ops.data import (
-    A1, A3, A5, CHAR0, COBRA, DIR0, H2, H6, NO, POSTCOG, S2, S3, YES,
+    A1, A3, A5, CHAR0, COBRA, DIR0, FLASH, H2, H6, NO, POSTCOG, S2, S3, STEALTH, SURGE, YES,
 )
 
 from .helpers import C, ScriptedDice, make, place, walk
@@ -209,3 +209,45 @@ def test_c10_gun_may_choose_sniper_direction_when_nobody_is_visible():
     assert g.decision_name() == "H5_sniper_shot"
     g.step(DIR0 + 1)
     assert g.sniper[0] == 1
+
+
+def _actors_until_her_next_turn(g, her_moves):
+    """Acting seats from the start of her turn (her moves, then NO for her other
+    decisions; hunters take their first legal action) until her next turn begins."""
+    from spyenvs.games.specter_ops.data import A2
+
+    actors = []
+    moves = list(her_moves)
+    seen_hunter = False
+    while not g.is_over:
+        if g.actor != 0:
+            seen_hunter = True
+        elif seen_hunter and g.dec in (A1, A2, A3):
+            break
+        actors.append(g.actor)
+        if g.actor == 0 and g.dec == A3 and moves:
+            g.step(C(moves.pop(0)))
+        elif g.actor == 0 and (g.dec == A2 or NO in g.legal):
+            g.step(NO)
+        else:
+            g.step(int(g.mask.nonzero()[0][0]))
+    return actors
+
+
+@pytest.mark.parametrize("cards_window", [True, False])
+def test_c58_padded_agent_turn_hides_her_sub_steps_from_the_actor_sequence(cards_window):
+    runs = []
+    for her_moves in ([], ["T5", "U5"], ["T5", "U5", "V5", "W5"]):
+        g = make(agent="Orangutan", hunters="Beast,Puppet", cards=(SURGE, STEALTH, FLASH), pad_agent_turn=True)
+        place(g, agent="S5", hunters=["A1", "B1"], cards_window=cards_window)
+        runs.append(_actors_until_her_next_turn(g, her_moves))
+    assert runs[0] == runs[1] == runs[2]
+    # her turn is always 13 decisions (place() already passed A2 without the window)
+    assert runs[0].index(1) == (13 if cards_window else 12)
+    # without padding, the number of her decisions tells how far she walked
+    plain = []
+    for her_moves in ([], ["T5", "U5"]):
+        g = make(agent="Orangutan", hunters="Beast,Puppet", cards=(SURGE, STEALTH, FLASH))
+        place(g, agent="S5", hunters=["A1", "B1"], cards_window=cards_window)
+        plain.append(_actors_until_her_next_turn(g, her_moves))
+    assert plain[0] != plain[1]
