@@ -89,8 +89,10 @@ def _candidates(completed):
     return idx
 
 
-#: per-viewer cache entry: [public version, buffer, ones, value indices, values, dense bitsets]
-_VER, _BUF, _ONES, _VI, _VV, _DENSE = range(6)
+#: per-viewer cache entry: [public version, buffer, ones, value indices, values, dense
+#: bitsets, completed sections behind the objective candidates written (None: none),
+#: per agent (belief hyps object, traitor undisclosed, its union as this viewer sees it)]
+_VER, _BUF, _ONES, _VI, _VV, _DENSE, _CANDKEY, _BELMEMO = range(8)
 
 
 def observe(game, p):
@@ -100,7 +102,8 @@ def observe(game, p):
     the new ones set, and a dense plane is unpacked only when its bitset changed."""
     c = game._obs_cache.get(p)
     if c is None:
-        c = game._obs_cache[p] = [-1, game._static.copy(), array("q"), array("q"), array("f"), [0, 0, 0]]
+        c = game._obs_cache[p] = [-1, game._static.copy(), array("q"), array("q"), array("f"), [0, 0, 0], None,
+                                    [None, None]]
     if c[_VER] != game._pubver:
         _public(game, p, c)
         c[_VER] = game._pubver
@@ -136,10 +139,15 @@ def _public(game, p, cache):
             one(4 * N + game._h_obj[s])
         elif not hidden_objectives:
             one(3 * N + game._h_obj[s])
-    if hidden_objectives:
-        cand = _candidates(tuple(game.completed))
-        vi.extend(cand)
-        vv.extend(array("f", [_SIXTH]) * len(cand))
+    # the candidate cells (1/6 each) change only with the completed sections: written
+    # like a dense plane, when they change
+    cand_key = tuple(game.completed) if hidden_objectives else None
+    if cand_key != cache[_CANDKEY]:
+        if cache[_CANDKEY] is not None:
+            obs[np.frombuffer(_candidates(cache[_CANDKEY]), np.int64)] = 0.0
+        if cand_key is not None:
+            obs[np.frombuffer(_candidates(cand_key), np.int64)] = _SIXTH
+        cache[_CANDKEY] = cand_key
     one(5 * N + game.vpos)
     vision = 0
     started = game.round > 0
@@ -171,13 +179,19 @@ def _public(game, p, cache):
                 continue
             if own == a:
                 continue  # her own cell: private overlay
-            keys = None
-            if a == 0 and traitor_undisclosed and kind == "hunter":
-                if me_seat == game._h_traitor:
-                    keys = (me_seat,)
-                else:
-                    keys = tuple(j for j in bel.hyps if j != me_seat)
-            u = bel.union(keys)
+            hyps = bel.hyps
+            memo = cache[_BELMEMO][a]
+            if memo is not None and memo[0] is hyps and memo[1] == traitor_undisclosed:
+                u = memo[2]  # the belief has not changed since this viewer's last build
+            else:
+                keys = None
+                if a == 0 and traitor_undisclosed and kind == "hunter":
+                    if me_seat == game._h_traitor:
+                        keys = (me_seat,)
+                    else:
+                        keys = tuple(j for j in hyps if j != me_seat)
+                u = bel.union(keys)
+                cache[_BELMEMO][a] = (hyps, traitor_undisclosed, u)
             if a == 0 and game.cur == 0 and game.dec in (A1, A2, A2T, A3, A4) and game.tr is not None:
                 u &= game.tr["pre_mask"]
             dense[1 + a] = u
