@@ -368,20 +368,30 @@ class TheAgentsState:
         return out
 
     def _mission_ops(self, p):
+        """Free mission operations open to p (ATTACH, RECALL, MOVE), with
+        ``_attach_ok`` inlined (this runs at most decisions): a mission type fits
+        one of p's factions when it has cards and p has fewer than two missions
+        there, none of that type."""
+        fa, fb = self.own[p]
+        mi = self.mindex[p]
+        la = self.att[fa][mi[fa]]
+        lb = self.att[fb][mi[fb]]
+        # the type p's mission on the faction blocks (-1: none); None: nothing fits
+        xa = (la[0] >> 1 if la else -1) if len(la) < 2 and self.fac[fa] else None
+        xb = (lb[0] >> 1 if lb else -1) if len(lb) < 2 and self.fac[fb] else None
         out = []
-        hand = self.hand_m[p]
-        if hand:
-            a, b = self.own[p]
-            for c in hand:
-                if self._attach_ok(p, c >> 1, a) or self._attach_ok(p, c >> 1, b):
+        if xa is not None or xb is not None:
+            for c in self.hand_m[p]:
+                t = c >> 1
+                if (xa is not None and t != xa) or (xb is not None and t != xb):
                     out.append(S_ATTACH)
                     break
-        for f in self.own[p]:
-            if self.att[f][self.mindex[p][f]]:
-                out.append(S_RECALL)
-                if self._move_slots(p):
-                    out.append(S_MOVE)
-                break
+        if la or lb:
+            out.append(S_RECALL)
+            # MOVE: one of p's missions on one faction fits p's other faction
+            if ((xb is not None and any(c >> 1 != xb for c in la))
+                    or (xa is not None and any(c >> 1 != xa for c in lb))):
+                out.append(S_MOVE)
         return out
 
     def _recall_slots(self, p):
