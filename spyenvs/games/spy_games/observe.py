@@ -18,6 +18,7 @@ from spyenvs.core import Layout
 from . import data as D
 
 NK = D.NUM_KINDS
+S_OVER = D.S_OVER
 PEN = D.PENALTY
 P4 = D.MAX_PLAYERS
 
@@ -106,6 +107,7 @@ class _Starts:
         self.size = layout.size
         self.has_pins = "pins" in layout.blocks
         self.zeros = array("f", bytes(4 * layout.size))
+        self.view_of = self.view = None  # see _pub_view
         last = layout.blocks["agent_known_scout"]
         self.seg_end = last.start + last.size
         seg0 = self.seg_start = layout.blocks["negotiation"].start
@@ -118,6 +120,13 @@ class _Starts:
                            ("r_acases", "agent_cases"), ("r_astr", "agent_strengthened"),
                            ("r_aks", "agent_known_scout")):
             setattr(self, attr, layout.blocks[name].start - seg0)
+
+    def __getstate__(self):
+        # the memoised numpy view of a game's pub must not travel: unpickled, it would be
+        # a copy that no longer follows pub
+        state = self.__dict__.copy()
+        state["view_of"] = state["view"] = None
+        return state
 
 
 #: blocks of the cached public segment and which of their axes are player axes
@@ -221,129 +230,85 @@ def _compute_segment(g) -> np.ndarray:
     return np.frombuffer(_segment_fresh(g), np.float32)
 
 
-_ROWS: dict[tuple, np.ndarray] = {}
-
-
-def _row(values: list) -> np.ndarray:
-    """float32 array of a short int list, memoised (hands and discards repeat a lot)."""
-    key = tuple(values)
-    arr = _ROWS.get(key)
-    if arr is None:
-        if len(_ROWS) > 50_000:
-            _ROWS.clear()
-        arr = _ROWS[key] = np.array(key, np.float32)
-    return arr
+def _pub_view(g, S) -> np.ndarray:
+    """float32 numpy view of ``g.pub``, memoised on the shared _Starts by identity (a view
+    is never stored on the game, so pickling and clones stay independent)."""
+    pub = g.pub
+    if S.view_of is not pub:
+        S.view_of = pub
+        S.view = np.frombuffer(pub, np.float32)
+    return S.view
 
 
 def encode(g, v: int) -> np.ndarray:
     S = g._starts
     n = g.n
     h = g.h
-    # one-hots and scalars go into a fresh array.array (cheap item writes); the public
-    # segment and the hand are then written through a numpy view of it
+    # one-hots and scalars go into a fresh array.array (cheap item writes, inlined: a
+    # helper call per entry cost more than the write); the own hand is copied in as an
+    # array slice and the public segment gathered through a numpy view of the buffer
     buf = S.zeros[:]
-
-    def on(i):
-        buf[i] = 1.0
-
     st = g.stage
-    over = st == D.S_OVER
-    on(S.round + g.round)
+    over = st == S_OVER
+    buf[S.round + g.round] = 1.0
     if g.phase < 5:
-        on(S.phase + g.phase)
+        buf[S.phase + g.phase] = 1.0
     if not over:
-        on(S.stage + st)
-        on(S.decider + (g.decider - v) % n)
-        on(S.active + (g.active - v) % n)
-    on(S.first_player + (g.first - v) % n)
-    for j, kind in enumerate(h.plans[v]):
+        buf[S.stage + st] = 1.0
+        buf[S.decider + (g.decider - v) % n] = 1.0
+        buf[S.active + (g.active - v) % n] = 1.0
+    buf[S.first_player + (g.first - v) % n] = 1.0
+    b = S.own_plans
+    for kind in h.plans[v]:
         if kind >= 0:
-            on(S.own_plans + NK * j + kind)
+            buf[b + kind] = 1.0
+        b += NK
     if h.alloc[v] >= 0:
-        on(S.own_alloc + h.alloc[v])
+        buf[S.own_alloc + h.alloc[v]] = 1.0
     if g.decl:
-        on(S.decl_type + g.decl - 1)
-        on(S.decl_target + (g.decl_target - v) % n)
-        on(S.decl_zone + g.decl_k)
+        buf[S.decl_type + g.decl - 1] = 1.0
+        buf[S.decl_target + (g.decl_target - v) % n] = 1.0
+        buf[S.decl_zone + g.decl_k] = 1.0
         if g.decl_j >= 0:
-            on(S.decl_agent + g.decl_j)
+            buf[S.decl_agent + g.decl_j] = 1.0
         if g.decl_owner >= 0:
-            on(S.decl_spy_owner + (g.decl_owner - v) % n)
+            buf[S.decl_spy_owner + (g.decl_owner - v) % n] = 1.0
         if g.offer is not None:
             kind, a, src = g.offer
             b = S.buyout_offer
-            on(b + kind - 1)
-            on(b + 3 + a - 1)
+            buf[b + kind - 1] = 1.0
+            buf[b + 2 + a] = 1.0
             if src >= 0:
-                on(b + 6 + src)
+                buf[b + 6 + src] = 1.0
     if g.cf_on:
-        on(S.conf_on)
-        on(S.conf_kind + (0 if g.cf_kind == D.D_MISSION else 1))
-        on(S.conf_I + (g.cf_I - v) % n)
-        on(S.conf_D + (g.cf_D - v) % n)
-        if g.cf_ref >= 0:
-            on(S.conf_referee + (g.cf_ref - v) % n)
-        on(S.conf_fixer + g.cf_fix)
-        on(S.conf_zone_suit + g.cf_k)
-        for c in g.cf_cands:
-            on(S.conf_candidates + c)
-        if g.cf_trump2 >= 0:
-            on(S.conf_trump2 + g.cf_trump2)
-        for x in range(2):
-            kind = g.cf_up[x]
-            on(S.conf_face_up + (NK + 1) * x + (kind if kind >= 0 else NK))
-            if g.cf_added[x]:
-                on(S.conf_added + x)
-            if g.cf_addrev[x] >= 0:
-                on(S.conf_added_kinds + NK * x + g.cf_addrev[x])
-            if g.cf_kplay[x]:
-                on(S.conf_kompromat_played + x)
-            off_x = g.cf_offer[x]
-            if off_x is not None:
-                cand, a, src = off_x
-                bo = S.conf_offers + 12 * x
-                on(bo + cand)
-                on(bo + 2 + a - 1)
-                on(bo + 5 + src)
-        if g.cf_revealed:
-            on(S.conf_revealed)
-            buf[S.conf_totals] = g.cf_total[0] / 10.0
-            buf[S.conf_totals + 1] = g.cf_total[1] / 10.0
-            buf[S.conf_a1] = g.cf_a1[0] / 3.0
-            buf[S.conf_a1 + 1] = g.cf_a1[1] / 3.0
-        else:
-            for x, w in enumerate((g.cf_I, g.cf_D)):
-                if w == v and h.add[x] >= 0:
-                    on(S.my_added_card + h.add[x])
-        if g.cf_pledge >= 0:
-            on(S.conf_pledge + g.cf_pledge)
+        _encode_conf(g, v, n, h, S, buf)
     if g.res_on:
-        on(S.res_on)
-        on(S.res_kind + (0 if g.res_kind == D.D_MISSION else 1))
-        on(S.res_plan + g.res_plan)
-        on(S.res_level + min(max(g.res_level, 0), D.MAX_LEVEL))
+        buf[S.res_on] = 1.0
+        buf[S.res_kind + (0 if g.res_kind == D.D_MISSION else 1)] = 1.0
+        buf[S.res_plan + g.res_plan] = 1.0
+        buf[S.res_level + min(max(g.res_level, 0), D.MAX_LEVEL)] = 1.0
         b = S.res_spy
-        on(b + (g.res_A - v) % n)
-        on(b + 4 + (g.res_B - v) % n)
-        on(b + 8 + g.res_k)
-        on(b + 11 + g.res_j)
+        buf[b + (g.res_A - v) % n] = 1.0
+        buf[b + 4 + (g.res_B - v) % n] = 1.0
+        buf[b + 8 + g.res_k] = 1.0
+        buf[b + 11 + g.res_j] = 1.0
         buf[S.res_picks_left] = g.res_left / 4.0
         if st == D.S_RAID:
             bb = g.base[g.res_B]
             for c in range(n):
                 if bb[c]:
-                    on(S.pick_options + (c - v) % n)
+                    buf[S.pick_options + (c - v) % n] = 1.0
         elif st == D.S_PURGE:
             for w, j in g._others_spies_in(g.res_B * 3 + g.res_k, g.res_A):
-                on(S.pick_options + 4 + 5 * ((w - v) % n) + j)
+                buf[S.pick_options + 4 + 5 * ((w - v) % n) + j] = 1.0
     if g.phase == 3:
         buf[S.str_used] = g.s_used / 4.0
         if g.s_j >= 0:
-            on(S.str_pending + g.s_j)
+            buf[S.str_pending + g.s_j] = 1.0
             if g.s_block:
-                on(S.str_pending + D.AGENTS)
+                buf[S.str_pending + D.AGENTS] = 1.0
     if g.upkeep_F >= 0 and not over:
-        on(S.upkeep_chooser + (g.upkeep_F - v) % n)
+        buf[S.upkeep_chooser + (g.upkeep_F - v) % n] = 1.0
     if S.has_pins:
         pv = h.pins[v]
         for i in range(1, n):
@@ -352,7 +317,52 @@ def encode(g, v: int) -> np.ndarray:
                 b = S.pins + NK * (i - 1)
                 for k, c in row.items():
                     buf[b + k] = c
+    buf[S.own_hand:S.own_hand + NK] = h.hf[v]
     obs = np.frombuffer(buf, np.float32)
-    obs[S.seg_start:S.seg_end] = np.frombuffer(g.pub, np.float32)[S.perms[v]]
-    obs[S.own_hand:S.own_hand + NK] = np.frombuffer(h.hf[v], np.float32)
+    obs[S.seg_start:S.seg_end] = _pub_view(g, S)[S.perms[v]]
     return obs
+
+
+def _encode_conf(g, v, n, h, S, buf) -> None:
+    """The confrontation blocks (only while one runs)."""
+    buf[S.conf_on] = 1.0
+    buf[S.conf_kind + (0 if g.cf_kind == D.D_MISSION else 1)] = 1.0
+    buf[S.conf_I + (g.cf_I - v) % n] = 1.0
+    buf[S.conf_D + (g.cf_D - v) % n] = 1.0
+    if g.cf_ref >= 0:
+        buf[S.conf_referee + (g.cf_ref - v) % n] = 1.0
+    buf[S.conf_fixer + g.cf_fix] = 1.0
+    buf[S.conf_zone_suit + g.cf_k] = 1.0
+    for c in g.cf_cands:
+        buf[S.conf_candidates + c] = 1.0
+    if g.cf_trump2 >= 0:
+        buf[S.conf_trump2 + g.cf_trump2] = 1.0
+    for x in range(2):
+        kind = g.cf_up[x]
+        buf[S.conf_face_up + (NK + 1) * x + (kind if kind >= 0 else NK)] = 1.0
+        if g.cf_added[x]:
+            buf[S.conf_added + x] = 1.0
+        if g.cf_addrev[x] >= 0:
+            buf[S.conf_added_kinds + NK * x + g.cf_addrev[x]] = 1.0
+        if g.cf_kplay[x]:
+            buf[S.conf_kompromat_played + x] = 1.0
+        off_x = g.cf_offer[x]
+        if off_x is not None:
+            cand, a, src = off_x
+            bo = S.conf_offers + 12 * x
+            buf[bo + cand] = 1.0
+            buf[bo + 1 + a] = 1.0
+            buf[bo + 5 + src] = 1.0
+    if g.cf_revealed:
+        buf[S.conf_revealed] = 1.0
+        buf[S.conf_totals] = g.cf_total[0] / 10.0
+        buf[S.conf_totals + 1] = g.cf_total[1] / 10.0
+        buf[S.conf_a1] = g.cf_a1[0] / 3.0
+        buf[S.conf_a1 + 1] = g.cf_a1[1] / 3.0
+    else:
+        if g.cf_I == v and h.add[0] >= 0:
+            buf[S.my_added_card + h.add[0]] = 1.0
+        if g.cf_D == v and h.add[1] >= 0:
+            buf[S.my_added_card + h.add[1]] = 1.0
+    if g.cf_pledge >= 0:
+        buf[S.conf_pledge + g.cf_pledge] = 1.0

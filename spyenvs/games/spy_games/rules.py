@@ -28,7 +28,26 @@ from .data import (
     S_PURGE, S_RAID, S_REF_CHOICE, S_REF_OFFER, S_STRENGTHEN, S_TIE,
 )
 
+SAB_MIN = D.SABOTEUR_MIN_MISSION
 PH_ALLOC, PH_DRAW, PH_SPY, PH_STRENGTHEN, PH_UPKEEP, PH_OVER = range(6)
+
+_MASKS: dict[tuple, np.ndarray] = {}
+
+
+def _mask_of(legal: list[int]) -> np.ndarray:
+    """Read-only int8 mask of a legal-action list, memoised (the same few hundred sets
+    recur all game; callers copy masks and never write them)."""
+    key = tuple(legal)
+    m = _MASKS.get(key)
+    if m is None:
+        if len(_MASKS) > 100_000:
+            _MASKS.clear()
+        buf = bytearray(NUM_ACTIONS)
+        for a in legal:
+            buf[a] = 1
+        m = np.frombuffer(bytes(buf), np.int8)  # immutable bytes: a read-only array
+        _MASKS[key] = m
+    return m
 
 
 class Hidden:
@@ -215,19 +234,13 @@ class SpyGames(Game):
         while self.stage != S_OVER:
             legal = self._legal_list()
             if not (self.auto_forced and len(legal) == 1):
-                buf = bytearray(NUM_ACTIONS)
-                for a in legal:
-                    buf[a] = 1
-                self._mask = np.frombuffer(buf, np.int8)
+                self._mask = _mask_of(legal)
                 return
             self._do(legal[0])
-        self._mask = np.zeros(NUM_ACTIONS, np.int8)
+        self._mask = _mask_of([])
 
     def _build_mask(self):
-        m = np.zeros(NUM_ACTIONS, np.int8)
-        if self.stage != S_OVER:
-            m[self._legal_list()] = 1
-        return m
+        return _mask_of(self._legal_list() if self.stage != S_OVER else [])
 
     # ------------------------------------------------- public segment writes
     def _wp(self, p: int) -> None:
@@ -276,9 +289,25 @@ class SpyGames(Game):
         self.pub[self._starts.r_disc + kind] = float(self.disc_up[kind])
 
     def _w_slots(self) -> None:
-        pub, R = self.pub, self._starts
-        for p in range(self.n):
-            pub[R.r_slots + p] = self.slots_left(p) / 5.0
+        """Rewrite every player's slots-left entry (slots_left, inlined: once per turn)."""
+        pub, b, n = self.pub, self._starts.r_slots, self.n
+        if self.phase != PH_SPY:
+            for p in range(n):
+                pub[b + p] = 0.0
+            return
+        done, extra = divmod(self.t, n)
+        left = D.SLOTS_PER_ROUND[self.round] - done
+        first = self.first
+        for p in range(n):
+            pub[b + p] = (left - 1 if (p - first) % n < extra else left) / 5.0
+
+    def _clear_immune(self) -> None:
+        """End every buyout immunity (the public entries too); usually none is set."""
+        if True in self.immune:
+            self.immune = [False] * self.n
+            pub, b = self.pub, self._starts.r_imm
+            for p in range(self.n):
+                pub[b + p] = 0.0
 
     def _w_flags(self) -> None:
         """Rewrite kompromat supply and the kompromat and immunity entries of every player."""
@@ -554,8 +583,7 @@ class SpyGames(Game):
     def _start_turn(self):
         self.active = (self.first + self.t) % self.n
         self._w_slots()
-        self.immune = [False] * self.n
-        self._w_flags()
+        self._clear_immune()
         self._clear_decl()
         self.stage = S_MAIN
         self.decider = self.active
@@ -566,8 +594,7 @@ class SpyGames(Game):
         self.offer = None
 
     def _end_slot(self):
-        self.immune = [False] * self.n
-        self._w_flags()
+        self._clear_immune()
         self._clear_decl()
         self.t += 1
         if self.t >= self.n * self._slots():
@@ -664,32 +691,39 @@ class SpyGames(Game):
         out = []
         if st == S_MAIN:
             out.append(A_PASS)
-            if self.hsize[P] == 0 and self._deck_or_discard():
+            hs = self.hsize[P]
+            if hs == 0 and self._deck_or_discard():
                 out.append(A_DRAW_EMPTY)
             locs = self.spy_loc[P]
-            for j in range(D.AGENTS):
-                if locs[j] >= 0:
-                    out.append(A_RECALL + j)
-            if self.hsize[P] > 0 and -1 in locs:
-                zp = self.zone[P]
-                for o in range(1, n):
-                    if not self.immune[(P + o) % n]:
-                        for k in range(3):
-                            if zp[k]:
-                                out.append(A_INFIL + 3 * (o - 1) + k)
+            immune = self.immune
             plans = self.h.plans[P]
-            for j in range(D.AGENTS):
-                loc = locs[j]
-                if loc >= 0 and not self.immune[loc // 3]:
-                    if KIND_SCOUT[plans[j]] or self.spy_c[P][j] >= D.SABOTEUR_MIN_MISSION:
+            cases = self.spy_c[P]
+            reserve = False
+            for j, loc in enumerate(locs):
+                if loc >= 0:
+                    out.append(A_RECALL + j)
+                    if not immune[loc // 3] and (KIND_SCOUT[plans[j]] or cases[j] >= SAB_MIN):
                         out.append(A_MISSION + j)
+                else:
+                    reserve = True
+            zp = self.zone[P]
+            if hs > 0 and reserve and (zp[0] or zp[1] or zp[2]):
+                for o in range(1, n):
+                    if not immune[(P + o) % n]:
+                        b = A_INFIL + 3 * (o - 1)
+                        if zp[0]:
+                            out.append(b)
+                        if zp[1]:
+                            out.append(b + 1)
+                        if zp[2]:
+                            out.append(b + 2)
+            spy_loc = self.spy_loc
             for o in range(1, n):
                 w = (P + o) % n
-                if not self.immune[w]:
-                    lw = self.spy_loc[w]
+                if not immune[w]:
                     b = A_EXPOSE + 5 * (o - 1)
-                    for j in range(D.AGENTS):
-                        if lw[j] // 3 == P:  # -1 // 3 == -1: reserve never matches
+                    for j, loc in enumerate(spy_loc[w]):
+                        if loc // 3 == P:  # -1 // 3 == -1: reserve never matches
                             out.append(b + j)
         elif st == S_STRENGTHEN:
             locs = self.spy_loc[P]
@@ -727,8 +761,7 @@ class SpyGames(Game):
                 if self.spy_loc[P][j] < 0:
                     out.append(A_PICK_AGENT + j)
         elif st == S_INFIL_PLAN or st == S_ADD_CARD:
-            hand = self.h.hands[P]
-            out = [A_PICK_CARD + k for k in range(NUM_KINDS) if hand[k]]
+            out = [A_PICK_CARD + k for k, c in enumerate(self.h.hands[P]) if c]
             if st == S_ADD_CARD:
                 out.append(A_NO_CARD)
         elif st in (S_A2, S_A3, S_A4):
@@ -857,7 +890,7 @@ class SpyGames(Game):
                     if kind == O_WITHDRAW:
                         self._recall(P, self.decl_j)
                 self.immune[T] = True
-                self._w_flags()
+                self.pub[self._starts.r_imm + T] = 1.0
                 self._clear_decl()
                 self.stage = S_MAIN
                 self.decider = self.active
