@@ -309,7 +309,7 @@ def encode(g, v: int) -> np.ndarray:
                 buf[S.str_pending + D.AGENTS] = 1.0
     if g.upkeep_F >= 0 and not over:
         buf[S.upkeep_chooser + (g.upkeep_F - v) % n] = 1.0
-    if S.has_pins:
+    if S.has_pins and any(h.pins[v]):  # usually nobody's hand is pinned
         pv = h.pins[v]
         for i in range(1, n):
             row = pv[(v + i) % n]

@@ -31,6 +31,13 @@ from .data import (
 SAB_MIN = D.SABOTEUR_MIN_MISSION
 PH_ALLOC, PH_DRAW, PH_SPY, PH_STRENGTHEN, PH_UPKEEP, PH_OVER = range(6)
 
+#: _PAY_OFFSETS[s][m]: payment offsets 7*(a-1)+s of source s holding m (capped at 3) units
+_PAY_OFFSETS = tuple(tuple(7 * i + s for i in range(m)) for s in range(D.NUM_SOURCES) for m in range(4))
+_PAY_OFFSETS = tuple(_PAY_OFFSETS[4 * s:4 * s + 4] for s in range(D.NUM_SOURCES))
+_BASES_MISSION = (A_STANDDOWN, A_WITHDRAW)
+_BASES_OTHER = (A_STANDDOWN,)
+_BASES_REF = (A_REF_OFFER, A_REF_OFFER + 21)
+
 _MASKS: dict[tuple, np.ndarray] = {}
 
 
@@ -246,31 +253,32 @@ class SpyGames(Game):
     def _wp(self, p: int) -> None:
         """Rewrite player p's entries of the public segment."""
         pub, R = self.pub, self._starts
-        z = self.zone[p]
+        z0, z1, z2 = self.zone[p]
         pub[R.r_alloc + p] = 1.0 if self.alloc_chosen[p] else 0.0
         b = R.r_zones + 3 * p
-        pub[b] = z[0] / 10.0
-        pub[b + 1] = z[1] / 10.0
-        pub[b + 2] = z[2] / 10.0
+        pub[b] = z0 / 10.0
+        pub[b + 1] = z1 / 10.0
+        pub[b + 2] = z2 / 10.0
         pen = 0
         if self.alloc_done:
-            i0 = self.init[p]
+            i0, i1, i2 = self.init[p]
             b = R.r_init + 3 * p
-            pub[b] = i0[0] / 10.0
-            pub[b + 1] = i0[1] / 10.0
-            pub[b + 2] = i0[2] / 10.0
+            pub[b] = i0 / 10.0
+            pub[b + 1] = i1 / 10.0
+            pub[b + 2] = i2 / 10.0
             PEN = D.PENALTY
-            pen = PEN[i0[0]][z[0]] + PEN[i0[1]][z[1]] + PEN[i0[2]][z[2]]
+            pen = PEN[i0][z0] + PEN[i1][z1] + PEN[i2][z2]
         pub[R.r_pen + p] = pen / 48.0
         bq = self.base[p]
         b = R.r_base + 4 * p
-        for c in range(self.n):
-            pub[b + c] = bq[c] / 24.0
+        for x in bq:
+            pub[b] = x / 24.0
+            b += 1
         pub[R.r_rem + p] = self.removed[p] / 24.0
         pub[R.r_hand + p] = self.hsize[p] / 72.0
         pub[R.r_komp + p] = 1.0 if self.komp[p] else 0.0
         pub[R.r_imm + p] = 1.0 if self.immune[p] else 0.0
-        pub[R.r_vp + p] = (z[0] + z[1] + z[2] + 3 * sum(bq) - 2 * bq[p] - pen) / 100.0
+        pub[R.r_vp + p] = (z0 + z1 + z2 + 3 * sum(bq) - 2 * bq[p] - pen) / 100.0
 
     def _wh(self, p: int) -> None:
         """Rewrite only player p's hand size entry."""
@@ -475,19 +483,19 @@ class SpyGames(Game):
             return self.base[p][(p + off) % self.n] if off < self.n else 0
         return self.hsize[p]
 
-    def _payable(self, p: int) -> list[int]:
-        """Offsets 7*(a-1)+s of the payments (amount a, source s) p can make now (§5)."""
+    def _payable(self, p: int, bases: tuple[int, ...]) -> list[int]:
+        """Actions base + 7*(a-1)+s, for each base, of the payments (amount a, source s)
+        p can make now (§5)."""
         n = self.n
         bp = self.base[p]
-        haves = self.zone[p] + [bp[(p + off) % n] if off < n else 0 for off in (1, 2, 3)] + [self.hsize[p]]
+        z = self.zone[p]
         out = []
-        for s, have in enumerate(haves):
+        for s, have in enumerate((z[0], z[1], z[2], bp[(p + 1) % n], bp[(p + 2) % n] if n > 2 else 0,
+                                  bp[(p + 3) % n] if n > 3 else 0, self.hsize[p])):
             if have:
-                out.append(s)
-                if have > 1:
-                    out.append(7 + s)
-                    if have > 2:
-                        out.append(14 + s)
+                offs = _PAY_OFFSETS[s][have if have < 3 else 3]
+                for base in bases:
+                    out += [base + x for x in offs]
         return out
 
     def _pay(self, payer: int, recv: int, a: int, s: int):
@@ -741,11 +749,8 @@ class SpyGames(Game):
                 out.append(A_PASS)  # [C39]
         elif st == S_BUY_OFFER:
             out.append(A_OFFER_NONE)
-            pay = self._payable(P)
-            out.extend(A_STANDDOWN + x for x in pay)
-            if self.decl == D_MISSION:
-                out.extend(A_WITHDRAW + x for x in pay)
-            elif self.decl == D_EXPOSE:
+            out += self._payable(P, _BASES_MISSION if self.decl == D_MISSION else _BASES_OTHER)
+            if self.decl == D_EXPOSE:
                 out.extend((A_DEMAND, A_DEMAND + 1, A_DEMAND + 2))
         elif st == S_BUY_REPLY:
             out.append(A_REJECT)
@@ -770,9 +775,7 @@ class SpyGames(Game):
             out.extend((A_FIXER, A_FIXER + 1))
         elif st == S_REF_OFFER:
             out.append(A_OFFER_NONE)
-            pay = self._payable(P)
-            out.extend(A_REF_OFFER + x for x in pay)
-            out.extend(A_REF_OFFER + 21 + x for x in pay)
+            out += self._payable(P, _BASES_REF)
         elif st == S_REF_CHOICE:
             if self.cf_fix != 2:
                 if self.cf_offer[0] is not None:
