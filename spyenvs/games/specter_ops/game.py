@@ -157,6 +157,7 @@ class SpecterOps(Rules, Game):
         new.pa = [p.copy() for p in self.pa]
         new.bel = [b.copy() if b is not None else None for b in self.bel]
         new._obs_cache = {}  # never shared: clones diverge
+        new._obs_common = None
         if self.ht is not None:
             new.ht = dict(self.ht)
         if self.tr is not None:

@@ -112,50 +112,27 @@ def observe(game, p):
     return obs
 
 
-def _public(game, p, cache):
-    """Sparse cells and flags set by index, the three dense planes (vision, beliefs)
-    unpacked from bitsets: all public or the viewer's own long-lived knowledge (role,
-    traitor seat, objectives). Writes into the viewer's cached buffer."""
-    lay = game.layout
-    blocks = lay.blocks
-    nplanes = blocks["board"].shape[0]
+def _common(game):
+    """The viewer-independent sparse part (ones, value indices, values) and the
+    hunters' joint sight, built once per public version and shared by all viewers
+    (several hunters vote in a row without any public change, H0)."""
+    hit = game._obs_common
+    if hit is not None and hit[0] == game._pubver:
+        return hit
     N = B.N
-    kind = game._viewer_kind(p)
-    nh = game.nh
-    traitor_undisclosed = game._h_traitor >= 0 and not game.exposed
-    me_seat = p - 1 if kind == "hunter" else -1
-    slots = [(me_seat + k) % nh for k in range(nh)] if me_seat >= 0 else list(range(nh))
-    obs = cache[_BUF]
     ones = array("q")  # flat indices set to 1 (array: no list conversion at the end)
     vi = array("q")  # flat indices with other values
     vv = array("f")
     one = ones.append
     via = vi.append
     vva = vv.append
-    # objectives
-    hidden_objectives = game.big and kind != "agent"
-    for s in range(4):
-        if s in game.completed:
-            one(4 * N + game._h_obj[s])
-        elif not hidden_objectives:
-            one(3 * N + game._h_obj[s])
-    # the candidate cells (1/6 each) change only with the completed sections: written
-    # like a dense plane, when they change
-    cand_key = tuple(game.completed) if hidden_objectives else None
-    if cand_key != cache[_CANDKEY]:
-        if cache[_CANDKEY] is not None:
-            obs[np.frombuffer(_candidates(cache[_CANDKEY]), np.int64)] = 0.0
-        if cand_key is not None:
-            obs[np.frombuffer(_candidates(cand_key), np.int64)] = _SIXTH
-        cache[_CANDKEY] = cand_key
+    for s in game.completed:
+        one(4 * N + game._h_obj[s])
     one(5 * N + game.vpos)
     vision = 0
-    started = game.round > 0
-    for k, s in enumerate(slots):
-        if game.hin[s]:
-            if not game.riding[s] and game.hpos[s] >= 0:
-                one((6 + k) * N + game.hpos[s])
-            if started:
+    if game.round > 0:
+        for s in range(game.nh):
+            if game.hin[s]:
                 vision |= game._sight(s)
     if game.smoke_bits:
         for c in B.cells_of(game.smoke_bits):
@@ -170,77 +147,9 @@ def _public(game, p, cache):
             else:
                 via((12 + a) * N + pa.sight_cell)
                 vva(0.5)
-    own = 0 if kind == "agent" else (1 if kind == "second" else -1)
-    dense = [vision, 0, 0]
-    if nplanes > 17 and started:
-        for a in range(2):
-            bel = game.bel[a]
-            if bel is None or not game.pa[a].in_play:
-                continue
-            if own == a:
-                continue  # her own cell: private overlay
-            hyps = bel.hyps
-            memo = cache[_BELMEMO][a]
-            if memo is not None and memo[0] is hyps and memo[1] == traitor_undisclosed:
-                u = memo[2]  # the belief has not changed since this viewer's last build
-            else:
-                keys = None
-                if a == 0 and traitor_undisclosed and kind == "hunter":
-                    if me_seat == game._h_traitor:
-                        keys = (me_seat,)
-                    else:
-                        keys = tuple(j for j in hyps if j != me_seat)
-                u = bel.union(keys)
-                cache[_BELMEMO][a] = (hyps, traitor_undisclosed, u)
-            if a == 0 and game.cur == 0 and game.dec in (A1, A2, A2T, A3, A4) and game.tr is not None:
-                u &= game.tr["pre_mask"]
-            dense[1 + a] = u
-    prev = cache[_DENSE]
-    for k in range(3 if nplanes > 17 else 1):
-        b = dense[k]
-        if b != prev[k]:
-            plane = _PLANES.get(b)
-            if plane is None:
-                if len(_PLANES) > 4096:
-                    _PLANES.clear()
-                plane = _PLANES[b] = B.to_plane(b)
-            o = (16 + k) * N
-            obs[o:o + N] = plane
-            prev[k] = b
-    # ---------------------------------------------------------------- vectors
     st = game._starts
     via(st["round"])
     vva(game.round / 40)
-    o = st["me"]
-    one(o + _KIND[kind])
-    if kind == "hunter" and traitor_undisclosed and me_seat == game._h_traitor:
-        one(o + 3)
-    if kind == "agent" and game._h_traitor >= 0:
-        one(st["traitor_seat"] + game._h_traitor)
-    o = st["hunters"]
-    hchar, hin, riding, stunned, blind, acted, revoked, sniper = (
-        game.hchar, game.hin, game.riding, game.stunned, game.blind, game.acted, game.revoked, game.sniper)
-    exposed_seat = game._h_traitor if game.exposed else -1
-    for k, s in enumerate(slots):
-        base = o + k * 16
-        if hchar[s] >= 0:
-            one(base + hchar[s])
-        if hin[s]:
-            one(base + 4)
-            if riding[s]:
-                one(base + 5)
-        if stunned[s]:
-            one(base + 6)
-        if blind[s]:
-            one(base + 7)
-        if acted[s]:
-            one(base + 8)
-        if revoked[s]:
-            one(base + 9)
-        if exposed_seat == s:
-            one(base + 11)
-        if sniper[s] >= 0:
-            one(base + 12 + sniper[s])
     via(st["vehicle"])
     vva((10 - game.vused) / 10)
     o = st["objectives"]
@@ -291,6 +200,116 @@ def _public(game, p, cache):
             one(base + 24 + pa.sensor)
         if pa.close >= 0:
             one(base + 34 + pa.close)
+    hit = game._obs_common = (game._pubver, ones, vi, vv, vision)
+    return hit
+
+
+def _public(game, p, cache):
+    """The shared part (_common) plus what depends on the viewer: egocentric hunter
+    slots, role flags, objectives the viewer knows, belief planes. Sparse cells and
+    flags are set by index, the dense planes (vision, beliefs) unpacked from bitsets.
+    Writes into the viewer's cached buffer."""
+    nplanes = game.layout.blocks["board"].shape[0]
+    N = B.N
+    kind = game._viewer_kind(p)
+    nh = game.nh
+    traitor_undisclosed = game._h_traitor >= 0 and not game.exposed
+    me_seat = p - 1 if kind == "hunter" else -1
+    slots = [(me_seat + k) % nh for k in range(nh)] if me_seat >= 0 else list(range(nh))
+    obs = cache[_BUF]
+    _, c_ones, c_vi, c_vv, vision = _common(game)
+    ones = array("q", c_ones)
+    vi = c_vi
+    vv = c_vv
+    one = ones.append
+    # objectives the viewer knows
+    hidden_objectives = game.big and kind != "agent"
+    if not hidden_objectives:
+        for s in range(4):
+            if s not in game.completed:
+                one(3 * N + game._h_obj[s])
+    # the candidate cells (1/6 each) change only with the completed sections: written
+    # like a dense plane, when they change
+    cand_key = tuple(game.completed) if hidden_objectives else None
+    if cand_key != cache[_CANDKEY]:
+        if cache[_CANDKEY] is not None:
+            obs[np.frombuffer(_candidates(cache[_CANDKEY]), np.int64)] = 0.0
+        if cand_key is not None:
+            obs[np.frombuffer(_candidates(cand_key), np.int64)] = _SIXTH
+        cache[_CANDKEY] = cand_key
+    started = game.round > 0
+    for k, s in enumerate(slots):
+        if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
+            one((6 + k) * N + game.hpos[s])
+    own = 0 if kind == "agent" else (1 if kind == "second" else -1)
+    dense = [vision, 0, 0]
+    if nplanes > 17 and started:
+        for a in range(2):
+            bel = game.bel[a]
+            if bel is None or not game.pa[a].in_play:
+                continue
+            if own == a:
+                continue  # her own cell: private overlay
+            hyps = bel.hyps
+            memo = cache[_BELMEMO][a]
+            if memo is not None and memo[0] is hyps and memo[1] == traitor_undisclosed:
+                u = memo[2]  # the belief has not changed since this viewer's last build
+            else:
+                keys = None
+                if a == 0 and traitor_undisclosed and kind == "hunter":
+                    if me_seat == game._h_traitor:
+                        keys = (me_seat,)
+                    else:
+                        keys = tuple(j for j in hyps if j != me_seat)
+                u = bel.union(keys)
+                cache[_BELMEMO][a] = (hyps, traitor_undisclosed, u)
+            if a == 0 and game.cur == 0 and game.dec in (A1, A2, A2T, A3, A4) and game.tr is not None:
+                u &= game.tr["pre_mask"]
+            dense[1 + a] = u
+    prev = cache[_DENSE]
+    for k in range(3 if nplanes > 17 else 1):
+        b = dense[k]
+        if b != prev[k]:
+            plane = _PLANES.get(b)
+            if plane is None:
+                if len(_PLANES) > 4096:
+                    _PLANES.clear()
+                plane = _PLANES[b] = B.to_plane(b)
+            o = (16 + k) * N
+            obs[o:o + N] = plane
+            prev[k] = b
+    # ---------------------------------------------------------------- vectors
+    st = game._starts
+    o = st["me"]
+    one(o + _KIND[kind])
+    if kind == "hunter" and traitor_undisclosed and me_seat == game._h_traitor:
+        one(o + 3)
+    if kind == "agent" and game._h_traitor >= 0:
+        one(st["traitor_seat"] + game._h_traitor)
+    o = st["hunters"]
+    hchar, hin, riding, stunned, blind, acted, revoked, sniper = (
+        game.hchar, game.hin, game.riding, game.stunned, game.blind, game.acted, game.revoked, game.sniper)
+    exposed_seat = game._h_traitor if game.exposed else -1
+    for k, s in enumerate(slots):
+        base = o + k * 16
+        if hchar[s] >= 0:
+            one(base + hchar[s])
+        if hin[s]:
+            one(base + 4)
+            if riding[s]:
+                one(base + 5)
+        if stunned[s]:
+            one(base + 6)
+        if blind[s]:
+            one(base + 7)
+        if acted[s]:
+            one(base + 8)
+        if revoked[s]:
+            one(base + 9)
+        if exposed_seat == s:
+            one(base + 11)
+        if sniper[s] >= 0:
+            one(base + 12 + sniper[s])
     # clear what the last build wrote, then write this one (sparse blocks never
     # overlap the static or dense planes)
     if ones != cache[_ONES] or vi != cache[_VI] or vv != cache[_VV]:

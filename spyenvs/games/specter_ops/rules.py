@@ -217,6 +217,7 @@ class Rules:
         self.pad_actor = -1
         self.pad_saved = None
         self._obs_cache: dict = {}
+        self._obs_common = None  # observe._common: (public version, shared sparse part)
         self.events: list[str] = []  # short public log lines (render)
         fixed_h = self._fixed_hunters
         if fixed_h is not None:
