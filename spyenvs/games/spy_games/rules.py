@@ -374,16 +374,22 @@ class SpyGames(Game):
         self.pub[self._starts.r_hand + p] = self.hsize[p] / 72.0
 
     def _draw(self, p: int, n: int) -> int:
-        """Draw up to n cards into p's hand, reshuffling the discard when needed."""
+        """Draw up to n cards into p's hand, reshuffling the discard when needed (hand
+        mirrors and public counts written once at the end)."""
         h = self.h
+        hand, hf = h.hands[p], h.hf[p]
         got = 0
         for _ in range(n):
-            if not h.deck:
-                if not self._reshuffle():
-                    break
-            self._hand_add(p, h.deck.pop(), 1)
+            if not h.deck and not self._reshuffle():
+                break
+            k = h.deck.pop()
+            c = hand[k] + 1
+            hand[k] = c
+            hf[k] = c
             got += 1
         if got:
+            self.hsize[p] += got
+            self.pub[self._starts.r_hand + p] = self.hsize[p] / 72.0
             self._w_deck()
         return got
 
@@ -726,11 +732,14 @@ class SpyGames(Game):
                         if zp[2]:
                             out.append(b + 2)
             spy_loc = self.spy_loc
+            z0 = 3 * P
             for o in range(1, n):
                 w = (P + o) % n
-                if not immune[w]:
+                lw = spy_loc[w]
+                # the membership tests (C loops) usually find no spy of w in P's zones
+                if not immune[w] and (z0 in lw or z0 + 1 in lw or z0 + 2 in lw):
                     b = A_EXPOSE + 5 * (o - 1)
-                    for j, loc in enumerate(spy_loc[w]):
+                    for j, loc in enumerate(lw):
                         if loc // 3 == P:  # -1 // 3 == -1: reserve never matches
                             out.append(b + j)
         elif st == S_STRENGTHEN:
