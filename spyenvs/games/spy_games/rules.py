@@ -280,6 +280,29 @@ class SpyGames(Game):
         pub[R.r_imm + p] = 1.0 if self.immune[p] else 0.0
         pub[R.r_vp + p] = (z0 + z1 + z2 + 3 * sum(bq) - 2 * bq[p] - pen) / 100.0
 
+    def _w_score(self, p: int) -> None:
+        """Rewrite p's penalty and VP entries (after a zone or base change written by the caller)."""
+        pub, R = self.pub, self._starts
+        z0, z1, z2 = self.zone[p]
+        pen = 0
+        if self.alloc_done:
+            i0, i1, i2 = self.init[p]
+            PEN = D.PENALTY
+            pen = PEN[i0][z0] + PEN[i1][z1] + PEN[i2][z2]
+        pub[R.r_pen + p] = pen / 48.0
+        bq = self.base[p]
+        pub[R.r_vp + p] = (z0 + z1 + z2 + 3 * sum(bq) - 2 * bq[p] - pen) / 100.0
+
+    def _w_zone(self, p: int, k: int) -> None:
+        """p's zone k changed: its entry, penalty and VP (cheaper than _wp on hot paths)."""
+        self.pub[self._starts.r_zones + 3 * p + k] = self.zone[p][k] / 10.0
+        self._w_score(p)
+
+    def _w_base(self, p: int, c: int) -> None:
+        """p's base count of colour c changed: its entry and VP."""
+        self.pub[self._starts.r_base + 4 * p + c] = self.base[p][c] / 24.0
+        self._w_score(p)
+
     def _wh(self, p: int) -> None:
         """Rewrite only player p's hand size entry."""
         self.pub[self._starts.r_hand + p] = self.hsize[p] / 72.0
@@ -531,7 +554,7 @@ class SpyGames(Game):
         self.h.disc_down.append(self.h.plans[p][j])
         self._w_deck()
         self._remove_spy(p, j)
-        self._wp(p)
+        self._w_base(p, p)
 
     def _owners_in(self, loc: int, agent: int, start: int, exclude: int) -> list[int]:
         """Owners (seat order from start) with agent number `agent` at loc, except one."""
@@ -921,7 +944,7 @@ class SpyGames(Game):
             self.spy_str[P][j] = False
             self.spy_ks[P][j] = False
             self.zone[P][k] -= 1
-            self._wp(P)
+            self._w_zone(P, k)
             self._ws(P, j)
             self.queue = self._owners_in(loc, D.GATEKEEPER, P, P)
             if self.queue:
@@ -1020,8 +1043,8 @@ class SpyGames(Game):
             B = self.res_B
             self.base[B][c] -= 1
             self.base[P][c] += 1
-            self._wp(B)
-            self._wp(P)
+            self._w_base(B, c)
+            self._w_base(P, c)
             self.res_left -= 1
             if self.res_left > 0 and sum(self.base[B]):
                 return
@@ -1057,10 +1080,11 @@ class SpyGames(Game):
     def _do_strengthen(self):
         P, j = self.active, self.s_j
         if not self.s_block:
-            self.zone[P][self.spy_loc[P][j] % 3] -= 1
+            k = self.spy_loc[P][j] % 3
+            self.zone[P][k] -= 1
             self.spy_c[P][j] += 1
+            self._w_zone(P, k)
         self.spy_str[P][j] = True
-        self._wp(P)
         self._ws(P, j)
         self._end_strengthen_action()
 
