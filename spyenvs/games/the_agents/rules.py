@@ -34,6 +34,14 @@ KNOWN = -1
 #: mission knowledge tags
 VERSIONS = itertools.count(1)
 
+
+def reserve_versions_above(stamp: int) -> None:
+    """Make every later stamp larger than ``stamp``: a state unpickled from another
+    process carries that process's stamps, which this process's counter could
+    otherwise hand out again for different content (a stale cached observation)."""
+    global VERSIONS
+    VERSIONS = itertools.count(max(next(VERSIONS), stamp + 1))
+
 # action space (rules file 8, "Suggested flat Discrete action space")
 A_DONE = 0
 A_STEP = 1
@@ -87,6 +95,10 @@ def bit(f, pos):
 class TheAgentsState:
     """Mixin with the whole rules engine; :class:`~.game.TheAgentsGame` adds the
     Game contract around it. Static tables come from ``_setup_tables``."""
+
+    def __setstate__(self, d):
+        self.__dict__.update(d)
+        reserve_versions_above(max(d.get(k, 0) for k in ("bv", "cv", "av", "mv")))
 
     # ------------------------------------------------------------ static tables
     def _setup_tables(self):

@@ -60,3 +60,26 @@ def test_6_unpickled_state_observes_like_the_original():
         assert np.array_equal(copy.observe(v), before[v])
     _random_step(copy, pick)
     _same_as_fresh(copy)
+
+
+def test_6_state_unpickled_in_a_fresh_process_never_reuses_its_version_stamps(monkeypatch):
+    import itertools
+
+    from spyenvs.games.the_agents import rules
+
+    g = TheAgentsGame(num_players=3)
+    g.reset(5)
+    pick = random.Random(5)
+    for _ in range(60):
+        _random_step(g, pick)
+    blob = pickle.dumps(g)
+    # a fresh process: its counter starts again at 1, far below the stamps in blob
+    monkeypatch.setattr(rules, "VERSIONS", itertools.count(1))
+    h = pickle.loads(blob)
+    stamps = [h.bv, h.cv, h.av, h.mv]
+    for _ in range(200):
+        if h.is_over:
+            break
+        _random_step(h, pick)
+        _same_as_fresh(h)
+        assert all(next_stamp > max(stamps) for next_stamp in [h.bv, h.cv, h.av, h.mv] if next_stamp not in stamps)
