@@ -120,6 +120,15 @@ def _experiments(module: str):
 
 
 def cmd_train(args) -> int:
+    if args.backend == "rllib":
+        try:
+            import ray.rllib  # noqa: F401
+        except ImportError as exc:
+            raise SystemExit(
+                f"spyenvs: error: --backend rllib needs the rllib extra ({exc}); in its own venv:\n"
+                "  pip install torch==2.13.0 && pip install -e '.[rllib]'"
+            ) from exc
+        return _experiments("rllib_selfplay").run(args)
     return _experiments("train_selfplay").run(args)
 
 
@@ -199,6 +208,11 @@ def _add_train_arguments(p) -> None:
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="override a config option, dotted (ppo.n_steps=256, game.num_players=3)")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: MaskablePPO on this machine; rllib: Ray RLlib, local or a cluster (docs/rllib.md)")
+    p.add_argument("--iterations", type=int, default=None, help="rllib: training iterations")
+    p.add_argument("--address", default=None, help="rllib: Ray cluster to join (auto, HOST:6379, ray://HOST:10001)")
+    p.add_argument("--num-cpus", type=int, default=None, help="rllib: CPUs of the local Ray instance")
 
 
 def _add_eval_arguments(p) -> None:

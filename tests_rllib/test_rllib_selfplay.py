@@ -269,3 +269,15 @@ def test_cli_arguments_reach_the_trainer(monkeypatch):
     assert seen["cfg"]["iterations"] == -(-10_001 // batch)
     assert seen["cfg"]["env_runners"] == 3 and seen["address"] == "auto" and seen["out"] == "x"
     assert seen["cfg"]["envs_per_runner"] == 8  # from configs/rllib_the_agents.yaml
+
+
+def test_spyenvs_train_backend_rllib_runs_the_rllib_trainer(monkeypatch):
+    """`spyenvs train ENV --backend rllib` (the main CLI) dispatches to this trainer."""
+    from spyenvs import cli
+
+    seen = {}
+    monkeypatch.setattr(rs, "train", lambda cfg, out, **kw: seen.update(cfg=cfg, out=out, **kw))
+    args = cli.build_parser().parse_args(
+        ["train", "the_agents_v0", "--backend", "rllib", "--iterations", "2", "--num-cpus", "2", "--out", "y"])
+    assert args.func(args) == 0
+    assert seen["cfg"]["iterations"] == 2 and seen["num_cpus"] == 2 and seen["out"] == "y"
