@@ -34,9 +34,16 @@ PH_ALLOC, PH_DRAW, PH_SPY, PH_STRENGTHEN, PH_UPKEEP, PH_OVER = range(6)
 #: _PAY_OFFSETS[s][m]: payment offsets 7*(a-1)+s of source s holding m (capped at 3) units
 _PAY_OFFSETS = tuple(tuple(7 * i + s for i in range(m)) for s in range(D.NUM_SOURCES) for m in range(4))
 _PAY_OFFSETS = tuple(_PAY_OFFSETS[4 * s:4 * s + 4] for s in range(D.NUM_SOURCES))
-_BASES_MISSION = (A_STANDDOWN, A_WITHDRAW)
-_BASES_OTHER = (A_STANDDOWN,)
-_BASES_REF = (A_REF_OFFER, A_REF_OFFER + 21)
+
+
+def _pay_table(base: int) -> tuple:
+    """[s][m]: the payment actions base + offset of source s holding m (capped) units."""
+    return tuple(tuple(tuple(base + x for x in offs) for offs in row) for row in _PAY_OFFSETS)
+
+
+_BASES_MISSION = (_pay_table(A_STANDDOWN), _pay_table(A_WITHDRAW))
+_BASES_OTHER = (_pay_table(A_STANDDOWN),)
+_BASES_REF = (_pay_table(A_REF_OFFER), _pay_table(A_REF_OFFER + 21))
 
 _MASKS: dict[tuple, np.ndarray] = {}
 
@@ -512,9 +519,9 @@ class SpyGames(Game):
             return self.base[p][(p + off) % self.n] if off < self.n else 0
         return self.hsize[p]
 
-    def _payable(self, p: int, bases: tuple[int, ...]) -> list[int]:
-        """Actions base + 7*(a-1)+s, for each base, of the payments (amount a, source s)
-        p can make now (§5)."""
+    def _payable(self, p: int, tables: tuple) -> list[int]:
+        """Actions base + 7*(a-1)+s, for each base's table (_pay_table), of the payments
+        (amount a, source s) p can make now (§5)."""
         n = self.n
         bp = self.base[p]
         z = self.zone[p]
@@ -522,23 +529,26 @@ class SpyGames(Game):
         for s, have in enumerate((z[0], z[1], z[2], bp[(p + 1) % n], bp[(p + 2) % n] if n > 2 else 0,
                                   bp[(p + 3) % n] if n > 3 else 0, self.hsize[p])):
             if have:
-                offs = _PAY_OFFSETS[s][have if have < 3 else 3]
-                for base in bases:
-                    out += [base + x for x in offs]
+                m = have if have < 3 else 3
+                for table in tables:
+                    out += table[s][m]
         return out
 
     def _pay(self, payer: int, recv: int, a: int, s: int):
+        # only the changed entries are rewritten (card transfers keep hand sizes in step)
         if s < 3:
             self.zone[payer][s] -= a
             self.base[recv][payer] += a
+            self._w_zone(payer, s)
+            self._w_base(recv, payer)
         elif s < 6:
             c = (payer + s - 2) % self.n
             self.base[payer][c] -= a
             self.base[recv][c] += a
+            self._w_base(payer, c)
+            self._w_base(recv, c)
         else:
             self._card_transfer(payer, recv, a)
-        self._wp(payer)
-        self._wp(recv)
 
     def _remove_spy(self, p: int, j: int):
         self.spy_loc[p][j] = -1
