@@ -45,6 +45,10 @@ _BASES_MISSION = (_pay_table(A_STANDDOWN), _pay_table(A_WITHDRAW))
 _BASES_OTHER = (_pay_table(A_STANDDOWN),)
 _BASES_REF = (_pay_table(A_REF_OFFER), _pay_table(A_REF_OFFER + 21))
 
+#: _INFIL_T[o][zones]: infiltration actions at seat offset o for a bitset of non-empty zones
+_INFIL_T = tuple(tuple(tuple(A_INFIL + 3 * (o - 1) + k for k in range(3) if o and z >> k & 1) for z in range(8))
+                 for o in range(D.MAX_PLAYERS))
+
 _MASKS: dict[tuple, np.ndarray] = {}
 
 
@@ -754,16 +758,12 @@ class SpyGames(Game):
                 else:
                     reserve = True
             zp = self.zone[P]
-            if hs > 0 and reserve and (zp[0] or zp[1] or zp[2]):
-                for o in range(1, n):
-                    if not immune[(P + o) % n]:
-                        b = A_INFIL + 3 * (o - 1)
-                        if zp[0]:
-                            out.append(b)
-                        if zp[1]:
-                            out.append(b + 1)
-                        if zp[2]:
-                            out.append(b + 2)
+            if hs > 0 and reserve:
+                zones = (1 if zp[0] else 0) | (2 if zp[1] else 0) | (4 if zp[2] else 0)
+                if zones:
+                    for o in range(1, n):
+                        if not immune[(P + o) % n]:
+                            out += _INFIL_T[o][zones]
             spy_loc = self.spy_loc
             z0 = 3 * P
             for o in range(1, n):
