@@ -89,24 +89,27 @@ def _candidates(completed):
     return idx
 
 
-#: per-viewer cache entry: [public version, buffer, ones, value indices, values, dense
-#: bitsets, completed sections behind the objective candidates written (None: none),
-#: per agent (belief hyps object, traitor undisclosed, its union as this viewer sees it)]
-_VER, _BUF, _ONES, _VI, _VV, _DENSE, _CANDKEY, _BELMEMO = range(8)
+#: the observation cache: ONE buffer holding the public part last written, for any viewer
+#: (a single buffer stays in the CPU caches between steps; one per viewer did not):
+#: [public version, viewer, buffer, ones, value indices, values, dense bitsets, completed
+#: sections behind the objective candidates written (None: none), per viewer and agent
+#: (belief hyps object, traitor undisclosed, its union as that viewer sees it)]
+_VER, _VIEWER, _BUF, _ONES, _VI, _VV, _DENSE, _CANDKEY, _BELMEMO = range(9)
 
 
 def observe(game, p):
     """The observation of role p: the public part plus the observer's private overlay.
-    The public part lives in a per-viewer buffer updated in place when the public
-    state changes (see Game._pubver): the indices written last time are cleared and
+    The public part is updated in place in one buffer when the public state or the
+    viewer changes (see Game._pubver): the indices written last time are cleared and
     the new ones set, and a dense plane is unpacked only when its bitset changed."""
-    c = game._obs_cache.get(p)
+    c = game._obs_cache.get(0)
     if c is None:
-        c = game._obs_cache[p] = [-1, game._static.copy(), array("q"), array("q"), array("f"), [0, 0, 0], None,
-                                    [None, None]]
-    if c[_VER] != game._pubver:
+        c = game._obs_cache[0] = [-1, -1, game._static.copy(), array("q"), array("q"), array("f"), [0, 0, 0],
+                                  None, {}]
+    if c[_VER] != game._pubver or c[_VIEWER] != p:
         _public(game, p, c)
         c[_VER] = game._pubver
+        c[_VIEWER] = p
     obs = c[_BUF].copy()
     _private(game, p, obs)
     return obs
@@ -228,15 +231,6 @@ def _public(game, p, cache):
         for s in range(4):
             if s not in game.completed:
                 one(3 * N + game._h_obj[s])
-    # the candidate cells (1/6 each) change only with the completed sections: written
-    # like a dense plane, when they change
-    cand_key = tuple(game.completed) if hidden_objectives else None
-    if cand_key != cache[_CANDKEY]:
-        if cache[_CANDKEY] is not None:
-            obs[np.frombuffer(_candidates(cache[_CANDKEY]), np.int64)] = 0.0
-        if cand_key is not None:
-            obs[np.frombuffer(_candidates(cand_key), np.int64)] = _SIXTH
-        cache[_CANDKEY] = cand_key
     started = game.round > 0
     for k, s in enumerate(slots):
         if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
@@ -251,7 +245,10 @@ def _public(game, p, cache):
             if own == a:
                 continue  # her own cell: private overlay
             hyps = bel.hyps
-            memo = cache[_BELMEMO][a]
+            memos = cache[_BELMEMO].get(p)
+            if memos is None:
+                memos = cache[_BELMEMO][p] = [None, None]
+            memo = memos[a]
             if memo is not None and memo[0] is hyps and memo[1] == traitor_undisclosed:
                 u = memo[2]  # the belief has not changed since this viewer's last build
             else:
@@ -262,7 +259,7 @@ def _public(game, p, cache):
                     else:
                         keys = tuple(j for j in hyps if j != me_seat)
                 u = bel.union(keys)
-                cache[_BELMEMO][a] = (hyps, traitor_undisclosed, u)
+                memos[a] = (hyps, traitor_undisclosed, u)
             if a == 0 and game.cur == 0 and game.dec in (A1, A2, A2T, A3, A4) and game.tr is not None:
                 u &= game.tr["pre_mask"]
             dense[1 + a] = u
@@ -310,6 +307,12 @@ def _public(game, p, cache):
             one(base + 11)
         if sniper[s] >= 0:
             one(base + 12 + sniper[s])
+    # the candidate cells (1/6 each, plane 3) change only with the completed sections and
+    # the viewer's kind: written like a dense plane (old ones cleared before the sparse
+    # cells, new ones set after them: an agent's known objectives share plane 3)
+    cand_key = tuple(game.completed) if hidden_objectives else None
+    if cand_key != cache[_CANDKEY] and cache[_CANDKEY] is not None:
+        obs[np.frombuffer(_candidates(cache[_CANDKEY]), np.int64)] = 0.0
     # clear what the last build wrote, then write this one (sparse blocks never
     # overlap the static or dense planes)
     if ones != cache[_ONES] or vi != cache[_VI] or vv != cache[_VV]:
@@ -322,6 +325,10 @@ def _public(game, p, cache):
         if vi:
             obs[np.frombuffer(vi, np.int64)] = np.frombuffer(vv, np.float32)
         cache[_ONES], cache[_VI], cache[_VV] = ones, vi, vv
+    if cand_key != cache[_CANDKEY]:
+        if cand_key is not None:
+            obs[np.frombuffer(_candidates(cand_key), np.int64)] = _SIXTH
+        cache[_CANDKEY] = cand_key
 
 
 def _private(game, p, obs):
