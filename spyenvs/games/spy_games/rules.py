@@ -645,13 +645,13 @@ class SpyGames(Game):
         self.offer = None
 
     def _end_slot(self):
-        self._clear_immune()
-        self._clear_decl()
         self.t += 1
-        if self.t >= self.n * self._slots():
+        if self.t >= self.n * D.SLOTS_PER_ROUND[self.round]:
+            self._clear_immune()
+            self._clear_decl()
             self._start_strengthen()
         else:
-            self._start_turn()
+            self._start_turn()  # clears immunity and the declaration itself
 
     def _start_strengthen(self):
         self.phase = PH_STRENGTHEN
