@@ -93,8 +93,9 @@ def _candidates(completed):
 #: (a single buffer stays in the CPU caches between steps; one per viewer did not):
 #: [public version, viewer, buffer, ones, value indices, values, dense bitsets, completed
 #: sections behind the objective candidates written (None: none), per viewer and agent
-#: (belief hyps object, traitor undisclosed, its union as that viewer sees it)]
-_VER, _VIEWER, _BUF, _ONES, _VI, _VV, _DENSE, _CANDKEY, _BELMEMO = range(9)
+#: (belief hyps object, traitor undisclosed, its union as that viewer sees it), the
+#: viewer's own sparse cells; ones / value indices / values are the shared part's]
+_VER, _VIEWER, _BUF, _ONES, _VI, _VV, _DENSE, _CANDKEY, _BELMEMO, _VONES = range(10)
 
 
 def observe(game, p):
@@ -105,7 +106,7 @@ def observe(game, p):
     c = game._obs_cache.get(0)
     if c is None:
         c = game._obs_cache[0] = [-1, -1, game._static.copy(), array("q"), array("q"), array("f"), [0, 0, 0],
-                                  None, {}]
+                                  None, {}, array("q")]
     if c[_VER] != game._pubver or c[_VIEWER] != p:
         _public(game, p, c)
         c[_VER] = game._pubver
@@ -221,9 +222,7 @@ def _public(game, p, cache):
     slots = [(me_seat + k) % nh for k in range(nh)] if me_seat >= 0 else list(range(nh))
     obs = cache[_BUF]
     _, c_ones, c_vi, c_vv, vision = _common(game)
-    ones = array("q", c_ones)
-    vi = c_vi
-    vv = c_vv
+    ones = array("q")  # the viewer's own sparse cells (disjoint from the shared ones)
     one = ones.append
     # objectives the viewer knows
     hidden_objectives = game.big and kind != "agent"
@@ -314,17 +313,24 @@ def _public(game, p, cache):
     if cand_key != cache[_CANDKEY] and cache[_CANDKEY] is not None:
         obs[np.frombuffer(_candidates(cache[_CANDKEY]), np.int64)] = 0.0
     # clear what the last build wrote, then write this one (sparse blocks never
-    # overlap the static or dense planes)
-    if ones != cache[_ONES] or vi != cache[_VI] or vv != cache[_VV]:
+    # overlap the static or dense planes); the shared and the viewer's cells are disjoint
+    # and compared apart: the shared ones often repeat from step to step
+    if c_ones != cache[_ONES] or c_vi != cache[_VI] or c_vv != cache[_VV]:
         if cache[_ONES]:
             obs[np.frombuffer(cache[_ONES], np.int64)] = 0.0
         if cache[_VI]:
             obs[np.frombuffer(cache[_VI], np.int64)] = 0.0
+        if c_ones:
+            obs[np.frombuffer(c_ones, np.int64)] = 1.0
+        if c_vi:
+            obs[np.frombuffer(c_vi, np.int64)] = np.frombuffer(c_vv, np.float32)
+        cache[_ONES], cache[_VI], cache[_VV] = c_ones, c_vi, c_vv
+    if ones != cache[_VONES]:
+        if cache[_VONES]:
+            obs[np.frombuffer(cache[_VONES], np.int64)] = 0.0
         if ones:
             obs[np.frombuffer(ones, np.int64)] = 1.0
-        if vi:
-            obs[np.frombuffer(vi, np.int64)] = np.frombuffer(vv, np.float32)
-        cache[_ONES], cache[_VI], cache[_VV] = ones, vi, vv
+        cache[_VONES] = ones
     if cand_key != cache[_CANDKEY]:
         if cand_key is not None:
             obs[np.frombuffer(_candidates(cand_key), np.int64)] = _SIXTH
