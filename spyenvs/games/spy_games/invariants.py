@@ -89,6 +89,10 @@ def check(g) -> None:
     if g.stage != S_OVER:
         mask = g.legal_mask().tobytes()
         assert mask.count(0) < len(mask), "empty mask"
+        fresh_mask = bytearray(len(mask))
+        for a in g._legal_list():
+            fresh_mask[a] = 1
+        assert mask == bytes(fresh_mask), "cached mask differs from the legal actions of the state"
         assert 0 <= g.decider < n
         assert g.decider == _expected_decider(g), f"wrong decider for stage {D.STAGE_NAMES[g.stage]}"
     else:
