@@ -99,7 +99,7 @@ class SpyAECEnv(AECEnv):
         p = self._index[agent]
         g = self.game
         if agent == self.agent_selection and not g.is_over and not self.terminations[agent] and not self.truncations[agent]:
-            mask = np.array(g.legal_mask(), dtype=np.int8, copy=True)
+            mask = g.legal_mask().astype(np.int8, copy=True)
         else:
             mask = self._zero_mask.copy()
         obs = {"observation": g.observe(p), "action_mask": mask}
@@ -116,28 +116,29 @@ class SpyAECEnv(AECEnv):
             raise GameStateError("the episode is over; call reset()")
         self._obs_cache = {}
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         g = self.game
         try:
             g.step(action)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             self.rewards[agent] = -1.0
             self.infos[agent] = {"illegal_action": True}
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             return
         self.num_steps += 1
+        # rewards are paid only at the end: until then self.rewards stays all zero and
+        # there is nothing to accumulate (the hot path skips both)
         if g.is_over:
-            for a, r in zip(self.possible_agents, g.outcome()):
-                self.rewards[a] = float(r)
+            self.rewards = {a: float(r) for a, r in zip(self.possible_agents, g.outcome())}
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.max_steps is not None and self.num_steps >= self.max_steps:
-            self.truncations = dict.fromkeys(self.agents, True)
-        if not g.is_over:
+            self._accumulate_rewards()
+        else:
+            if self.max_steps is not None and self.num_steps >= self.max_steps:
+                self.truncations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.possible_agents[g.current_player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
