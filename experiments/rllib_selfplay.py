@@ -38,7 +38,6 @@ no illegal action is ever sampled.
 from __future__ import annotations
 
 import argparse
-import copy
 import functools
 import json
 import os
@@ -92,36 +91,12 @@ DEFAULTS: dict[str, Any] = {
 
 
 def load_config(path: str | None, env_id: str | None = None, overrides: dict | None = None) -> dict:
-    """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys), the same
-    rules as :func:`experiments.train_selfplay.load_config`."""
-    from experiments.train_selfplay import deep_merge
+    """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys), by the SB3
+    trainer's rules; ``ppo`` takes any RLlib training() argument and ``game`` any game
+    option (checked by the game)."""
+    from experiments.train_selfplay import merge_config
 
-    cfg = copy.deepcopy(DEFAULTS)
-    if path:
-        import yaml
-
-        with open(path) as f:
-            data = yaml.safe_load(f) or {}
-        if not isinstance(data, dict):
-            raise ValueError(f"{path}: a training config must be a YAML mapping")
-        cfg = deep_merge(cfg, data)
-    for key, value in (overrides or {}).items():
-        node = cfg
-        *head, last = key.split(".")
-        for h in head:
-            if not isinstance(node.get(h), dict):
-                raise ValueError(f"unknown training option {key!r}")
-            node = node[h]
-        # ppo: any RLlib training() argument; game: any game option (checked by the game)
-        if last not in node and node is not cfg.get("game") and node is not cfg.get("ppo"):
-            raise ValueError(f"unknown training option {key!r}")
-        node[last] = value
-    if env_id:
-        if cfg.get("env_id") and cfg["env_id"] != env_id:
-            raise ValueError(f"config is for {cfg['env_id']}, not {env_id}")
-        cfg["env_id"] = env_id
-    if not cfg.get("env_id"):
-        raise ValueError("no env_id: give it on the command line or in the config")
+    cfg = merge_config(DEFAULTS, path, env_id, overrides, open_sections=("game", "ppo"))
     if cfg["policies"] not in ("shared", "per_role"):
         raise ValueError(f"policies must be shared or per_role, got {cfg['policies']!r}")
     if cfg["net"]["activation"] not in ("tanh", "relu"):

@@ -86,9 +86,12 @@ def deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
-def load_config(path: str | None, env_id: str | None = None, overrides: dict | None = None) -> dict:
-    """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys allowed)."""
-    cfg = copy.deepcopy(DEFAULTS)
+def merge_config(defaults: dict, path: str | None, env_id: str | None = None, overrides: dict | None = None,
+                 open_sections: tuple[str, ...] = ("game",)) -> dict:
+    """``defaults``, then the YAML file, then ``overrides`` (dotted keys allowed).
+    An unknown key is an error except inside ``open_sections`` (the game's options
+    are checked by the game). Shared by the SB3 and RLlib trainers."""
+    cfg = copy.deepcopy(defaults)
     if path:
         import yaml
 
@@ -97,6 +100,7 @@ def load_config(path: str | None, env_id: str | None = None, overrides: dict | N
         if not isinstance(data, dict):
             raise ValueError(f"{path}: a training config must be a YAML mapping")
         cfg = deep_merge(cfg, data)
+    open_nodes = [cfg.get(name) for name in open_sections]
     for key, value in (overrides or {}).items():
         node = cfg
         *head, last = key.split(".")
@@ -104,7 +108,7 @@ def load_config(path: str | None, env_id: str | None = None, overrides: dict | N
             if not isinstance(node.get(h), dict):
                 raise ValueError(f"unknown training option {key!r}")
             node = node[h]
-        if last not in node and node is not cfg.get("game"):
+        if last not in node and not any(node is n for n in open_nodes):
             raise ValueError(f"unknown training option {key!r}")
         node[last] = value
     if env_id:
@@ -114,6 +118,11 @@ def load_config(path: str | None, env_id: str | None = None, overrides: dict | N
     if not cfg.get("env_id"):
         raise ValueError("no env_id: give it on the command line or in the config")
     return cfg
+
+
+def load_config(path: str | None, env_id: str | None = None, overrides: dict | None = None) -> dict:
+    """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys allowed)."""
+    return merge_config(DEFAULTS, path, env_id, overrides)
 
 
 # --------------------------------------------------------------------- envs
