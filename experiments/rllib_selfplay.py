@@ -453,22 +453,11 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("env_id", help="env id, e.g. the_agents_v0")
-    parser.add_argument("--config", default=None, help="YAML config (default: configs/rllib_<game>.yaml)")
-    parser.add_argument("--out", default=None, help="output folder (default runs/rllib_<env_id>)")
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out from its checkpoint")
-    parser.add_argument("--iterations", type=int, default=None, help="override iterations")
-    parser.add_argument("--opt", action="append", metavar="KEY=VALUE",
-                        help="override a config option, dotted (env_runners=4, ppo.lr=1e-4, game.num_players=3)")
-    add_ray_arguments(parser)
-    parser.add_argument("--quiet", action="store_true")
+    """The command-line arguments: the same as ``spyenvs train`` (whose Ray options
+    --iterations, --address and --num-cpus serve this trainer)."""
+    from spyenvs.cli import _add_train_arguments
 
-
-def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
-    """The Ray options (``spyenvs train --backend rllib`` adds these too)."""
-    parser.add_argument("--address", default=None,
-                        help="Ray cluster to join (auto, HOST:6379 or ray://HOST:10001); default: a local instance")
-    parser.add_argument("--num-cpus", type=int, default=None, help="CPUs of the local Ray instance")
+    _add_train_arguments(parser)
 
 
 def run(args) -> int:

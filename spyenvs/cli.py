@@ -201,8 +201,9 @@ def _add_train_arguments(p) -> None:
     # the same arguments as experiments/train_selfplay.py, declared here so that
     # `spyenvs --help` works without the train extra
     p.add_argument("env_id", help="env id, e.g. unrest_v0")
-    p.add_argument("--config", default=None, help="YAML training config (default: configs/<game>.yaml)")
-    p.add_argument("--out", default=None, help="output folder (default runs/<env_id>)")
+    p.add_argument("--config", default=None,
+                   help="YAML training config (default: configs/<game>.yaml; configs/rllib_<game>.yaml with --backend rllib)")
+    p.add_argument("--out", default=None, help="output folder (default runs/<env_id>, runs/rllib_<env_id> with --backend rllib)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its state.pt")
     p.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
