@@ -135,12 +135,20 @@ def _common(game):
     one(5 * N + game.vpos)
     vision = 0
     if game.round > 0:
+        # game._sight inlined (hot): blind hunters see nothing
+        hin, blind, riding, hpos, sniper, smoke = (game.hin, game.blind, game.riding, game.hpos, game.sniper,
+                                                   game.smoke_bits)
+        sight = B.sight
         for s in range(game.nh):
-            if game.hin[s]:
-                vision |= game._sight(s)
+            if hin[s] and not blind[s]:
+                vision |= sight(game.vpos if riding[s] else hpos[s], smoke, sniper[s])
     if game.smoke_bits:
-        for c in B.cells_of(game.smoke_bits):
-            one(10 * N + c)
+        cells = _SMOKE.get(game.smoke_bits)
+        if cells is None:
+            if len(_SMOKE) > 4096:
+                _SMOKE.clear()
+            cells = _SMOKE[game.smoke_bits] = array("q", [10 * N + c for c in B.cells_of(game.smoke_bits)])
+        ones.extend(cells)
     for t in game.flash:
         one(11 * N + t)
     for a in range(2):
@@ -164,48 +172,107 @@ def _common(game):
     if game.precog:
         one(st["precog"])
     o = st["agents"]
+    rnd = game.round
     for a in range(2):
         pa = game.pa[a]
         if not pa.active:
             continue
-        base = o + a * AGENT_FEATS
-        if pa.in_play:
-            one(base)
-        if pa.escaped:
-            one(base + 1)
-        one(base + 2)
-        if pa.char_known >= 0:
-            one(base + 3)
-            one(base + 5 + pa.char_known)
-        else:
-            one(base + 4)
-        if pa.damage:
-            via(base + 9)
-            vva(min(pa.damage / 8, 1.0))
-        if pa.public_now:
-            one(base + 10)
-        if pa.sight_kind == SEEN:
-            one(base + 11)
-        elif pa.sight_kind == LAST_SEEN:
-            one(base + 12)
-        if pa.sight_cell >= 0:
-            via(base + 13)
-            vva(min((game.round - pa.sight_round) / 40, 1.0))
-        uses = pa.uses
-        for t in range(8):
-            if uses[t]:
-                via(base + 14 + t)
-                vva(min(uses[t] / 2, 1.0))
-        via(base + 22)
-        vva(min(len(pa.rotated) / 4, 1.0))
-        via(base + 23)
-        vva(pa.ncards / 5)
-        if pa.sensor >= 0:
-            one(base + 24 + pa.sensor)
-        if pa.close >= 0:
-            one(base + 34 + pa.close)
+        # the agent's features change rarely: memoised on everything they are built from
+        key = (o, a, pa.in_play, pa.escaped, pa.char_known, pa.damage, pa.public_now, pa.sight_kind,
+               pa.sight_cell >= 0, rnd - pa.sight_round, *pa.uses, len(pa.rotated), pa.ncards,
+               pa.sensor, pa.close)
+        part = _AGENT.get(key)
+        if part is None:
+            if len(_AGENT) > 20000:
+                _AGENT.clear()
+            part = _AGENT[key] = _agent_part(o + a * AGENT_FEATS, pa, rnd)
+        ones.extend(part[0])
+        vi.extend(part[1])
+        vv.extend(part[2])
     hit = game._obs_common = (game._pubver, ones, vi, vv, vision)
     return hit
+
+
+#: the agents' feature cells by everything they are built from (see _common)
+_AGENT: dict[tuple, tuple] = {}
+
+
+def _agent_part(base, pa, rnd):
+    """One agent's public features: (flat indices set to 1, value indices, values)."""
+    ones = array("q")
+    vi = array("q")
+    vv = array("f")
+    one = ones.append
+    via = vi.append
+    vva = vv.append
+    if pa.in_play:
+        one(base)
+    if pa.escaped:
+        one(base + 1)
+    one(base + 2)
+    if pa.char_known >= 0:
+        one(base + 3)
+        one(base + 5 + pa.char_known)
+    else:
+        one(base + 4)
+    if pa.damage:
+        via(base + 9)
+        vva(min(pa.damage / 8, 1.0))
+    if pa.public_now:
+        one(base + 10)
+    if pa.sight_kind == SEEN:
+        one(base + 11)
+    elif pa.sight_kind == LAST_SEEN:
+        one(base + 12)
+    if pa.sight_cell >= 0:
+        via(base + 13)
+        vva(min((rnd - pa.sight_round) / 40, 1.0))
+    uses = pa.uses
+    for t in range(8):
+        if uses[t]:
+            via(base + 14 + t)
+            vva(min(uses[t] / 2, 1.0))
+    via(base + 22)
+    vva(min(len(pa.rotated) / 4, 1.0))
+    via(base + 23)
+    vva(pa.ncards / 5)
+    if pa.sensor >= 0:
+        one(base + 24 + pa.sensor)
+    if pa.close >= 0:
+        one(base + 34 + pa.close)
+    return ones, vi, vv
+
+
+#: the hunters' flag cells by everything they are built from (see _public)
+_HUNTERS: dict[tuple, array] = {}
+_SMOKE: dict[int, array] = {}
+
+
+def _hunters_part(o, slots, hchar, hin, riding, stunned, blind, acted, revoked, sniper, exposed_seat):
+    """Flat indices of the hunters' flags set to 1, slot by slot (egocentric slots)."""
+    ones = array("q")
+    one = ones.append
+    for k, s in enumerate(slots):
+        base = o + k * 16
+        if hchar[s] >= 0:
+            one(base + hchar[s])
+        if hin[s]:
+            one(base + 4)
+            if riding[s]:
+                one(base + 5)
+        if stunned[s]:
+            one(base + 6)
+        if blind[s]:
+            one(base + 7)
+        if acted[s]:
+            one(base + 8)
+        if revoked[s]:
+            one(base + 9)
+        if exposed_seat == s:
+            one(base + 11)
+        if sniper[s] >= 0:
+            one(base + 12 + sniper[s])
+    return ones
 
 
 def _public(game, p, cache):
@@ -265,7 +332,19 @@ def _public(game, p, cache):
     prev = cache[_DENSE]
     for k in range(3 if nplanes > 17 else 1):
         b = dense[k]
-        if b != prev[k]:
+        if b == prev[k]:
+            continue
+        d = b ^ prev[k]
+        if d.bit_count() <= 12:
+            # a few cells changed: set them one by one (cheaper than unpacking the plane)
+            mv = memoryview(obs)
+            o = (16 + k) * N
+            while d:
+                low = d & -d
+                mv[o + low.bit_length() - 1] = 1.0 if b & low else 0.0
+                d ^= low
+            prev[k] = b
+        else:
             plane = _PLANES.get(b)
             if plane is None:
                 if len(_PLANES) > 4096:
@@ -286,26 +365,15 @@ def _public(game, p, cache):
     hchar, hin, riding, stunned, blind, acted, revoked, sniper = (
         game.hchar, game.hin, game.riding, game.stunned, game.blind, game.acted, game.revoked, game.sniper)
     exposed_seat = game._h_traitor if game.exposed else -1
-    for k, s in enumerate(slots):
-        base = o + k * 16
-        if hchar[s] >= 0:
-            one(base + hchar[s])
-        if hin[s]:
-            one(base + 4)
-            if riding[s]:
-                one(base + 5)
-        if stunned[s]:
-            one(base + 6)
-        if blind[s]:
-            one(base + 7)
-        if acted[s]:
-            one(base + 8)
-        if revoked[s]:
-            one(base + 9)
-        if exposed_seat == s:
-            one(base + 11)
-        if sniper[s] >= 0:
-            one(base + 12 + sniper[s])
+    # the hunters' flags change a few times a round: memoised on all they are built from
+    key = (o, nh, me_seat, exposed_seat, *hchar, *hin, *riding, *stunned, *blind, *acted, *revoked, *sniper)
+    part = _HUNTERS.get(key)
+    if part is None:
+        if len(_HUNTERS) > 20000:
+            _HUNTERS.clear()
+        part = _HUNTERS[key] = _hunters_part(o, slots, hchar, hin, riding, stunned, blind, acted, revoked,
+                                             sniper, exposed_seat)
+    ones.extend(part)
     # the candidate cells (1/6 each, plane 3) change only with the completed sections and
     # the viewer's kind: written like a dense plane (old ones cleared before the sparse
     # cells, new ones set after them: an agent's known objectives share plane 3)
