@@ -23,7 +23,6 @@ from .helpers import (
     redirect,
     slot_of,
     stage,
-    surveil,
 )
 from .test_final_encounter import final_state
 
