@@ -25,6 +25,8 @@ class Param:
             text = "one of " + ", ".join(repr(c) for c in self.choices)
         elif self.kind is bool:
             text = "True or False"
+        elif self.kind is str:
+            text = "a string"
         else:
             lo = "-inf" if self.min is None else self.min
             hi = "inf" if self.max is None else self.max
