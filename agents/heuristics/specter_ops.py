@@ -112,7 +112,7 @@ class _Base(BasePolicy):
 class AgentHeuristic(_Base):
     sneak = True  # False: the plain shortest path (kept for comparison runs)
     sight_cost = 100.0  # extra cost of entering a space some hunter sees now
-    near_cost = 0.0  # extra cost of entering a space within 2 of a hunter figure
+    near_cost = 8.0  # extra cost of entering a space within 2 of a hunter figure
 
     def __init__(self, layout, config, rng):
         super().__init__(layout, config, rng)
