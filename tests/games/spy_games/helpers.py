@@ -157,3 +157,29 @@ A1_NONE, A1_I_PLUS, A1_I_MINUS, A1_D_PLUS, A1_D_MINUS = range(D.A_A1, D.A_A1 + 5
 
 def legal(g):
     return set(g.legal_actions())
+
+
+# ------------------------------------------------- a confrontation the initiator wins
+#: deck top for a confrontation: I draws square 3 (the zone trump), D triangle 1 (no trump)
+WIN_I = [K(PROV, SQUARE, 3), K(PROV, TRIANGLE, 1)]
+
+
+def win(g):
+    """Referee picks circle, nobody adds: I (square 3) beats D (triangle 1)."""
+    do(g, REF_FREE(0), D.A_NO_CARD, D.A_NO_CARD)
+
+
+def mission(plan, c, extra=(), hands=None):
+    """Seat 0's spy (plan ``plan``, ``c`` cases) in seat 1's zone 1 declares its mission."""
+    g = game()
+    arrange(g, hands=hands or {}, spies=[(0, 0, 1, 1, c, plan)] + list(extra), deck_top=WIN_I)
+    do(g, MISSION(0))
+    return g
+
+
+def exposure(plan, c, extra=(), hands=None, j=1):
+    """Seat 1's spy ``j`` (plan ``plan``, ``c`` cases) in seat 0's zone 1 is exposed by seat 0."""
+    g = game()
+    arrange(g, hands=hands or {}, spies=[(1, j, 0, 1, c, plan)] + list(extra), deck_top=WIN_I)
+    do(g, EXPOSE(1, j))
+    return g

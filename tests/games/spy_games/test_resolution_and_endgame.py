@@ -7,30 +7,10 @@ from spyenvs.games.spy_games import data as D
 from spyenvs.games.spy_games.rules import SpyGames
 
 from .helpers import (
-    BONUS, CIRCLE, CODE, DEMO, INTER, LIQ, PENALTY, PROV, SAFE, SQUARE, TRIANGLE, K, EXPOSE, MISSION,
+    WIN_I, exposure, mission, win,
+    BONUS, CIRCLE, CODE, DEMO, INTER, LIQ, PENALTY, PROV, SAFE, SQUARE, TRIANGLE, K, MISSION,
     REF_FREE, arrange, do, game, strengthen_turn,
 )
-
-WIN_I = [K(PROV, SQUARE, 3), K(PROV, TRIANGLE, 1)]
-
-
-def win(g):
-    """Referee picks circle, nobody adds: I (square 3) beats D (triangle 1)."""
-    do(g, REF_FREE(0), D.A_NO_CARD, D.A_NO_CARD)
-
-
-def mission(plan, c, extra=(), hands=None):
-    g = game()
-    arrange(g, hands=hands or {}, spies=[(0, 0, 1, 1, c, plan)] + list(extra), deck_top=WIN_I)
-    do(g, MISSION(0))
-    return g
-
-
-def exposure(plan, c, extra=(), hands=None, j=1):
-    g = game()
-    arrange(g, hands=hands or {}, spies=[(1, j, 0, 1, c, plan)] + list(extra), deck_top=WIN_I)
-    do(g, EXPOSE(1, j))
-    return g
 
 
 def test_s4_6_safecracker_mission_steals_and_spy_cases_return_home_c10():

@@ -8,30 +8,10 @@ import numpy as np
 from spyenvs.games.spy_games import data as D
 
 from .helpers import (
+    WIN_I, exposure, mission, win,
     A1_NONE, BONUS, CIRCLE, CODE, DEMO, INFIL, INTER, LIQ, PENALTY, PROV, SAFE, SQUARE, STANDDOWN, TRIANGLE,
     CARD, EXPOSE, K, MISSION, REF_FREE, REF_OFFER, arrange, do, game, legal, main_turn, strengthen_turn,
 )
-
-WIN_I = [K(PROV, SQUARE, 3), K(PROV, TRIANGLE, 1)]  # I: square 3 (zone trump), D: triangle 1 (no trump)
-
-
-def win(g):
-    """Referee picks circle, nobody adds: I (3) beats D (0)."""
-    do(g, REF_FREE(0), D.A_NO_CARD, D.A_NO_CARD)
-
-
-def mission(plan, c, extra=(), hands=None):
-    g = game()
-    arrange(g, hands=hands or {}, spies=[(0, 0, 1, 1, c, plan)] + list(extra), deck_top=WIN_I)
-    do(g, MISSION(0))
-    return g
-
-
-def exposure(plan, c, extra=(), hands=None, j=1):
-    g = game()
-    arrange(g, hands=hands or {}, spies=[(1, j, 0, 1, c, plan)] + list(extra), deck_top=WIN_I)
-    do(g, EXPOSE(1, j))
-    return g
 
 
 # ------------------------------------------------------------- §2.4 effect rows
