@@ -328,7 +328,6 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     import ray
     import torch
 
-    from experiments.evaluate import pct
 
     out = out or os.path.join("runs", f"rllib_{cfg['env_id']}")
     out = os.path.abspath(out)
@@ -431,17 +430,13 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
             plot_learning_curve(history, os.path.join(out, "learning_curve.png"), f"{league.env_id} RLlib self-play")
         except ImportError:  # matplotlib is in the train extra, not the rllib one
             pass
-    lines = [f"{league.env_id} (RLlib PPO, {cfg['policies']} policies, {cfg['env_runners']} env runners): "
-             f"{env_steps} env steps in {train_seconds:.0f}s ({throughput['env_steps_per_second']} env steps/s); "
-             f"final evaluation ({ev['final_games']} games per opponent)",
-             "| role | vs random [95% CI] | vs heuristic [95% CI] |", "|---|---|---|"]
-    for kind in league.kinds:
-        cells = []
-        for opp in ("random", "heuristic"):
-            v = final.get(opp, {}).get(kind)
-            cells.append(pct(v["rate"], v["low"], v["high"]) + f" (n={v['games']})" if v else "n/a")
-        lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
-    text = "\n".join(lines)
+    from experiments.train_selfplay import final_table
+
+    text = final_table(
+        f"{league.env_id} (RLlib PPO, {cfg['policies']} policies, {cfg['env_runners']} env runners): "
+        f"{env_steps} env steps in {train_seconds:.0f}s ({throughput['env_steps_per_second']} env steps/s); "
+        f"final evaluation ({ev['final_games']} games per opponent)",
+        league.kinds, final)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(text + "\n")
     if not quiet:

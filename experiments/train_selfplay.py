@@ -125,6 +125,21 @@ def load_config(path: str | None, env_id: str | None = None, overrides: dict | N
     return merge_config(DEFAULTS, path, env_id, overrides)
 
 
+def final_table(title: str, kinds, final: dict) -> str:
+    """The closing summary both trainers print: per role, the win rate against random
+    and heuristic with its Wilson interval (``final[opponent][role]``)."""
+    from experiments.evaluate import pct
+
+    lines = [title, "| role | vs random [95% CI] | vs heuristic [95% CI] |", "|---|---|---|"]
+    for kind in kinds:
+        cells = []
+        for opp in ("random", "heuristic"):
+            v = final.get(opp, {}).get(kind)
+            cells.append(pct(v["rate"], v["low"], v["high"]) + f" (n={v['games']})" if v else "n/a")
+        lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------- envs
 def _make_env(game, game_config, opponents, learner_kinds, max_decisions, seed):
     from spyenvs.wrappers import SelfPlayEnv
@@ -341,7 +356,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     from torch import nn
 
-    from experiments.evaluate import pct, plot_learning_curve
+    from experiments.evaluate import plot_learning_curve
     from spyenvs.core.progress import progress_bar
     from spyenvs.core.stats import wilson_interval  # noqa: F401  (intervals come from evaluate_vs)
 
@@ -397,16 +412,10 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     with open(os.path.join(out, "history.json"), "w") as f:
         json.dump(tr.history, f, indent=1)
     plot_learning_curve(tr.history, os.path.join(out, "learning_curve.png"), f"{tr.env_id} self-play")
-    lines = [f"{tr.env_id}: {steps} steps in {tr.train_seconds:.0f}s of training "
-             f"({results['steps_per_second']} steps/s); final evaluation ({cfg['eval']['final_games']} games per opponent)",
-             "| role | vs random [95% CI] | vs heuristic [95% CI] |", "|---|---|---|"]
-    for kind in tr.kinds:
-        cells = []
-        for opp in ("random", "heuristic"):
-            v = final.get(opp, {}).get(kind)
-            cells.append(pct(v["rate"], v["low"], v["high"]) + f" (n={v['games']})" if v else "n/a")
-        lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
-    text = "\n".join(lines)
+    text = final_table(
+        f"{tr.env_id}: {steps} steps in {tr.train_seconds:.0f}s of training "
+        f"({results['steps_per_second']} steps/s); final evaluation ({cfg['eval']['final_games']} games per opponent)",
+        tr.kinds, final)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(text + "\n")
     print(text)
