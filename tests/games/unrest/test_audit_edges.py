@@ -46,8 +46,9 @@ def test_s2_1_deck_is_four_suits_of_values_2_to_6_and_four_decoys():
     assert D.summarize(list(DECOYS)) == ([0] * 4, [0] * 4, [0] * 7)
 
 
-def test_s4_5_liberation_only_at_end_of_round_not_when_redirect_completes():
-    # district 4 holds Intel 4 + Riots 3; redirecting the face-up Riots 4 there completes Espionage
+def _redirect_completes_espionage():
+    """District 4 holds Intel 4 + Riots 3; the Empire redirects the face-up Riots 4
+    there, which completes Espionage mid-round."""
     g = _round(
         districts={4: [(I(4), True), (R(3), True)]},
         hand=[R(4), C(2), C(3), DECOYS[0], DECOYS[1]],
@@ -55,17 +56,16 @@ def test_s4_5_liberation_only_at_end_of_round_not_when_redirect_completes():
         downs=[DECOYS[0], DECOYS[1]],
     )
     g.step(redirect(0, 4))
+    return g
+
+
+def test_s4_5_liberation_only_at_end_of_round_not_when_redirect_completes():
+    g = _redirect_completes_espionage()
     assert g.pub.phase == EMPIRE_2 and g.pub.lib == [] and g.current_player == EMPIRE
 
 
 def test_s4_5_order_liberation_check_before_refresh_and_draw():
-    g = _round(
-        districts={4: [(I(4), True), (R(3), True)]},
-        hand=[R(4), C(2), C(3), DECOYS[0], DECOYS[1]],
-        up=R(4),
-        downs=[DECOYS[0], DECOYS[1]],
-    )
-    g.step(redirect(0, 4))
+    g = _redirect_completes_espionage()
     g.step(blockade(0))  # the two Decoys are auto-assigned to position 1
     pub = g.pub
     assert pub.phase == LIBERATE
