@@ -1,7 +1,7 @@
 """Policies that play spyenvs games: random, rule-based heuristics per game and role,
 information-set MCTS, and trained networks loaded from checkpoints.
 
-Every policy follows :class:`agents.policy.Policy` (``act(obs, mask)``,
+Every policy follows :class:`spyenvs.agents.policy.Policy` (``act(obs, mask)``,
 ``act_batch``, ``bind(game, seat)``); :func:`make_policy` builds one by name. Torch
 is imported only when a ``.pt`` checkpoint is read or written.
 """

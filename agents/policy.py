@@ -10,7 +10,7 @@ searches on the game object itself. Such policies are *unbound* templates whose
 ``bind(game, seat)`` returns the playing policy. Tournaments and the self-play
 wrapper call ``bind`` once per seat and game; for stateless policies it returns
 ``self``. Bound policies only ever receive their own observation and mask through
-``act`` (ISMCTS is the documented exception: see :mod:`agents.ismcts`).
+``act`` (ISMCTS is the documented exception: see :mod:`spyenvs.agents.ismcts`).
 """
 
 from __future__ import annotations

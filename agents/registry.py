@@ -1,7 +1,7 @@
 """Named policies, as the CLI, tournaments and training configs spell them:
 
 * ``random``: uniform over legal actions;
-* ``heuristic``: the game's rule-based player (:mod:`agents.heuristics`);
+* ``heuristic``: the game's rule-based player (:mod:`spyenvs.agents.heuristics`);
 * ``ismcts`` or ``ismcts:SIMS``: information-set MCTS with SIMS iterations per move;
 * a path to a checkpoint (``.pt`` or ``.npz``): a trained :class:`TorchPolicy`
   (``PATH:sample`` samples from the policy instead of playing its best action).

@@ -1,6 +1,6 @@
 """Inference with a trained policy checkpoint, without the training library.
 
-:class:`TorchPolicy` reads a checkpoint written by :mod:`agents.checkpoint` (torch's
+:class:`TorchPolicy` reads a checkpoint written by :mod:`spyenvs.agents.checkpoint` (torch's
 ``weights_only`` loader or numpy, never pickled code) and evaluates the actor MLP.
 The forward pass runs in numpy: for one observation at a time (how opponents and
 tournaments call it) a few small matrix products in numpy are several times faster

@@ -9,7 +9,7 @@ table with probability ``sigmoid(ln10/400 * (R_A - R_B) + logit(1/N))``, so that
 equal players in an N-seat game win 1/N each. Results go out as JSON and a markdown
 table; :func:`plot_learning_curve` draws a training run's evaluation history.
 
-    python -m experiments.evaluate unrest_v0 random heuristic runs/unrest_v0/final.pt --games 200
+    python -m spyenvs.experiments.evaluate unrest_v0 random heuristic runs/unrest_v0/final.pt --games 200
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import play_game, score
-from agents.policy import role_kind, role_kinds
-from agents.registry import make_policy
+from spyenvs.agents.arena import play_game, score
+from spyenvs.agents.policy import role_kind, role_kinds
+from spyenvs.agents.registry import make_policy
 from spyenvs.core.stats import wilson_interval
 
 

@@ -2,7 +2,7 @@
 and role: win rate against random and against the heuristic with Wilson 95%
 intervals, training steps, wall time and env steps/s during training).
 
-    python -m experiments.results_table runs/the_agents_v0 runs/unrest_v0 ... > docs/results.md
+    python -m spyenvs.experiments.results_table runs/the_agents_v0 runs/unrest_v0 ... > docs/results.md
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from experiments.evaluate import pct
+from spyenvs.experiments.evaluate import pct
 
 
 def rows(run_dir: str) -> list[str]:

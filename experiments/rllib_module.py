@@ -1,20 +1,20 @@
 """The pieces that put a spyenvs game on Ray RLlib (new API stack), used by
-:mod:`experiments.rllib_selfplay`:
+:mod:`spyenvs.experiments.rllib_selfplay`:
 
 * :class:`SpyenvsMultiAgentEnv`: any registered env id through RLlib's own
   ``PettingZooEnv`` wrapper (turn-based: only the role to move gets an
   observation). With ``role_onehot`` the observation is followed by a one-hot of
-  the role kind, exactly as :func:`agents.torch_policy.policy_input` builds it, so
+  the role kind, exactly as :func:`spyenvs.agents.torch_policy.policy_input` builds it, so
   a shared network knows which part it plays;
 * :class:`MaskedPPOModule`: a PPO ``TorchRLModule`` whose actor is a plain MLP
-  (the same shape as :mod:`agents.checkpoint` stores) and whose logits of illegal
+  (the same shape as :mod:`spyenvs.agents.checkpoint` stores) and whose logits of illegal
   actions are pushed to the float minimum before any distribution is built, so
   illegal actions are never sampled, in exploration, inference or training;
 * :class:`MaskedRandomModule`: uniform over the legal actions (an opponent);
 * :func:`map_agent_to_module`: the per-episode seat assignment of the league
   (one learner seat, every other seat the same opponent module);
 * :func:`export_actor` / :class:`RLModulePolicy` / :class:`RoleDispatchPolicy`:
-  trained modules as :mod:`agents` policies, for our tournament tool.
+  trained modules as :mod:`spyenvs.agents` policies, for our tournament tool.
 
 Ray and torch are imported here at module level: import this module only with the
 ``rllib`` extra installed.
@@ -34,7 +34,7 @@ from ray.rllib.core.rl_module.torch import TorchRLModule
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from torch import nn
 
-from agents.policy import BasePolicy, check_mask, role_kind, role_kinds
+from spyenvs.agents.policy import BasePolicy, check_mask, role_kind, role_kinds
 
 MASKED_LOGIT = torch.finfo(torch.float32).min  # exp() of (min - max logit) is exactly 0
 
@@ -183,7 +183,7 @@ def map_agent_to_module(agent_id: str, episode: Any, spec: dict | None = None, *
 # ---------------------------------------------------- modules as policies
 def export_actor(module: MaskedPPOModule) -> list[tuple[np.ndarray, np.ndarray]]:
     """The actor's Linear layers as [(W[out, in], b[out]), ...] for
-    :func:`agents.checkpoint.save_policy` / :class:`agents.torch_policy.TorchPolicy`."""
+    :func:`spyenvs.agents.checkpoint.save_policy` / :class:`spyenvs.agents.torch_policy.TorchPolicy`."""
     return [(m.weight.detach().cpu().numpy().copy(), m.bias.detach().cpu().numpy().copy())
             for m in module.actor if isinstance(m, nn.Linear)]
 
@@ -202,7 +202,7 @@ def actor_from_state(state: dict) -> list[tuple[np.ndarray, np.ndarray]]:
 
 class RLModulePolicy(BasePolicy):
     """Any trained RLModule that reads ``{"observation", "action_mask"}`` as an
-    :mod:`agents` policy: ``act`` runs the module's ``forward_inference`` (the
+    :mod:`spyenvs.agents` policy: ``act`` runs the module's ``forward_inference`` (the
     most likely legal action) or samples its masked distribution.
     ``role_kinds`` is the list of kinds whose one-hot follows the observation
     (empty or one kind: none), as :class:`SpyenvsMultiAgentEnv` adds it."""
@@ -227,7 +227,7 @@ class RLModulePolicy(BasePolicy):
         return bound
 
     def _logits(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        from agents.torch_policy import policy_input
+        from spyenvs.agents.torch_policy import policy_input
 
         x = policy_input(np.asarray(obs, np.float32), self.kind_index, len(self.kinds))
         batch = {Columns.OBS: {"observation": torch.from_numpy(np.ascontiguousarray(x)),

@@ -2,7 +2,7 @@
 ``spyenvs train ENV --backend rllib``. Needs the ``rllib`` extra.
 
 Any registered env id runs through RLlib's ``PettingZooEnv`` wrapper
-(:class:`experiments.rllib_module.SpyenvsMultiAgentEnv`). The RLModule masks the
+(:class:`spyenvs.experiments.rllib_module.SpyenvsMultiAgentEnv`). The RLModule masks the
 logits of illegal actions (:class:`~experiments.rllib_module.MaskedPPOModule`), so
 no illegal action is ever sampled.
 
@@ -17,22 +17,22 @@ no illegal action is ever sampled.
   every ``league.snapshot_every`` iterations; they start as copies of the initial
   network), or ``self`` (the learner in every seat). Frozen modules sample from
   their policy and are never trained.
-* Config: the same YAML style as :mod:`experiments.train_selfplay`
+* Config: the same YAML style as :mod:`spyenvs.experiments.train_selfplay`
   (``configs/rllib_<game>.yaml``); ``ppo:`` keys are RLlib's ``config.training``
   arguments, passed through unchanged.
 * Outputs under ``out`` (default ``runs/rllib_<env_id>``): ``checkpoint/`` (the
   whole Algorithm, learner, optimizer and league slots included; ``--resume``
   restores it), ``league.json``, ``policies/<module>.pt`` (trained actors as
-  :mod:`agents.checkpoint` files: ``spyenvs eval`` and ``spyenvs play --vs`` load
+  :mod:`spyenvs.agents.checkpoint` files: ``spyenvs eval`` and ``spyenvs play --vs`` load
   them without Ray), ``history.json`` (periodic evaluation),
   ``results.json``/``results.md`` (final evaluation through
-  :func:`experiments.evaluate.evaluate_vs`, Wilson 95% intervals) and
+  :func:`spyenvs.experiments.evaluate.evaluate_vs`, Wilson 95% intervals) and
   ``throughput.json`` (env steps per second).
 * Ray: a local instance by default; ``--address auto`` (or ``HOST:6379``, or
   ``ray://HOST:10001``) joins a running cluster, where ``env_runners`` scales the
   sampling out across its nodes (see docs/rllib.md).
 
-    python -m experiments.rllib_selfplay the_agents_v0 --config configs/rllib_the_agents.yaml
+    python -m spyenvs.experiments.rllib_selfplay the_agents_v0 --config configs/rllib_the_agents.yaml
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def load_config(path: str | None, env_id: str | None = None, overrides: dict | N
     """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys), by the SB3
     trainer's rules; ``ppo`` takes any RLlib training() argument and ``game`` any game
     option (checked by the game)."""
-    from experiments.train_selfplay import merge_config
+    from spyenvs.experiments.train_selfplay import merge_config
 
     cfg = merge_config(DEFAULTS, path, env_id, overrides, open_sections=("game", "ppo"))
     if cfg["policies"] not in ("shared", "per_role"):
@@ -108,19 +108,16 @@ def load_config(path: str | None, env_id: str | None = None, overrides: dict | N
 
 
 def default_config_path(env_id: str) -> str | None:
-    name = env_id.rsplit("_v", 1)[0]
-    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "configs", f"rllib_{name}.yaml")
-    for p in (os.path.join("configs", f"rllib_{name}.yaml"), here):
-        if os.path.isfile(p):
-            return p
-    return None
+    from spyenvs.experiments.train_selfplay import default_config_path as shipped_config
+
+    return shipped_config(env_id, prefix="rllib_")
 
 
 class League:
     """The run's roles, modules and the round-robin snapshot bookkeeping."""
 
     def __init__(self, cfg: dict):
-        from agents.policy import role_kinds
+        from spyenvs.agents.policy import role_kinds
         from spyenvs.registry import make_game
 
         self.cfg = cfg
@@ -147,7 +144,7 @@ class League:
                 "opponents": [(n, w) for n, w in opponents if w > 0]}
 
     def learner_ids(self) -> list[str]:
-        from experiments.rllib_module import learner_module
+        from spyenvs.experiments.rllib_module import learner_module
 
         return [learner_module(k, True) for k in self.kinds] if self.per_role else ["main"]
 
@@ -175,7 +172,7 @@ def build_config(cfg: dict, league: League):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.tune.registry import register_env
 
-    from experiments.rllib_module import (MaskedPPOModule, MaskedRandomModule, SpyenvsMultiAgentEnv,
+    from spyenvs.experiments.rllib_module import (MaskedPPOModule, MaskedRandomModule, SpyenvsMultiAgentEnv,
                                           map_agent_to_module, module_ids)
 
     register_env("spyenvs", lambda env_config: SpyenvsMultiAgentEnv(env_config))
@@ -206,7 +203,7 @@ def build_config(cfg: dict, league: League):
 def fill_snapshot(algo, league: League, iteration: int) -> None:
     """Copy the learner module(s) into the next frozen slot, on the learner and on
     every env runner."""
-    from experiments.rllib_module import learner_module, snapshot_module
+    from spyenvs.experiments.rllib_module import learner_module, snapshot_module
 
     slot = league.next_slot
     pairs = [(learner_module(k, league.per_role), snapshot_module(slot, k, league.per_role))
@@ -237,7 +234,7 @@ def push_to_env_runners(algo, module_states: dict) -> None:
 
 def frozen_states(algo, league: League) -> dict:
     """The learner group's copy of every frozen snapshot slot."""
-    from experiments.rllib_module import module_ids
+    from spyenvs.experiments.rllib_module import module_ids
 
     _, frozen = module_ids(league.kinds, league.per_role, league.slots)
     ids = [m for m in frozen if m != "random"]
@@ -248,12 +245,12 @@ def frozen_states(algo, league: League) -> dict:
 
 def learner_policies(algo, league: League, deterministic: bool, info: dict, out: str | None = None,
                      tag: str = "latest") -> Any:
-    """The trained module(s) as one :mod:`agents` policy (a
+    """The trained module(s) as one :mod:`spyenvs.agents` policy (a
     :class:`~experiments.rllib_module.RoleDispatchPolicy` when per-role), written
     as spyenvs policy checkpoints under ``out/policies`` when ``out`` is given."""
-    from agents.checkpoint import save_policy
-    from agents.torch_policy import TorchPolicy
-    from experiments.rllib_module import RoleDispatchPolicy, actor_from_state
+    from spyenvs.agents.checkpoint import save_policy
+    from spyenvs.agents.torch_policy import TorchPolicy
+    from spyenvs.experiments.rllib_module import RoleDispatchPolicy, actor_from_state
 
     ids = league.learner_ids()
     state = algo.learner_group.get_state(components=[f"learner/rl_module/{m}" for m in ids])["learner"]["rl_module"]
@@ -272,9 +269,9 @@ def learner_policies(algo, league: League, deterministic: bool, info: dict, out:
 
 
 def evaluate(policy, cfg: dict, games: int, seed: int) -> dict[str, dict]:
-    from agents.heuristics import HeuristicPolicy, has_heuristic
-    from agents.policy import RandomPolicy
-    from experiments.evaluate import evaluate_vs
+    from spyenvs.agents.heuristics import HeuristicPolicy, has_heuristic
+    from spyenvs.agents.policy import RandomPolicy
+    from spyenvs.experiments.evaluate import evaluate_vs
 
     out = {}
     probe_players = None
@@ -425,12 +422,12 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
         json.dump(history, f, indent=1)
     if history:
         try:
-            from experiments.evaluate import plot_learning_curve
+            from spyenvs.experiments.evaluate import plot_learning_curve
 
             plot_learning_curve(history, os.path.join(out, "learning_curve.png"), f"{league.env_id} RLlib self-play")
         except ImportError:  # matplotlib is in the train extra, not the rllib one
             pass
-    from experiments.train_selfplay import final_table
+    from spyenvs.experiments.train_selfplay import final_table
 
     text = final_table(
         f"{league.env_id} (RLlib PPO, {cfg['policies']} policies, {cfg['env_runners']} env runners): "
@@ -473,7 +470,7 @@ def run(args) -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.rllib_selfplay", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m spyenvs.experiments.rllib_selfplay", description=__doc__.split("\n")[0])
     add_arguments(parser)
     return run(parser.parse_args(argv))
 

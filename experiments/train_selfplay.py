@@ -11,13 +11,13 @@ is ``league.snapshot_weight``.
 Outputs under ``out`` (default ``runs/<env_id>``): TensorBoard scalars
 (``tb/``; per role kind ``selfplay/<kind>/win_rate`` over recent training episodes
 and ``eval/<kind>/vs_<opponent>``), ``snapshots/*.pt``, ``latest.pt`` and
-``final.pt`` (policy checkpoints, see :mod:`agents.checkpoint`), ``state.pt`` (for
+``final.pt`` (policy checkpoints, see :mod:`spyenvs.agents.checkpoint`), ``state.pt`` (for
 ``--resume``: network, optimizer, step counters, league and history; loaded with
 ``weights_only=True``), ``history.json`` and ``learning_curve.png`` from periodic
 evaluation, ``results.json``/``results.md`` from the final evaluation, whose win
 rates against random and heuristic (Wilson 95% intervals) are printed at the end.
 
-    python -m experiments.train_selfplay unrest_v0 --config configs/unrest.yaml
+    python -m spyenvs.experiments.train_selfplay unrest_v0 --config configs/unrest.yaml
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def load_config(path: str | None, env_id: str | None = None, overrides: dict | N
 def final_table(title: str, kinds, final: dict) -> str:
     """The closing summary both trainers print: per role, the win rate against random
     and heuristic with its Wilson interval (``final[opponent][role]``)."""
-    from experiments.evaluate import pct
+    from spyenvs.experiments.evaluate import pct
 
     lines = [title, "| role | vs random [95% CI] | vs heuristic [95% CI] |", "|---|---|---|"]
     for kind in kinds:
@@ -162,8 +162,8 @@ class Trainer:
     def __init__(self, cfg: dict, out: str, game: Any = None, quiet: bool = False):
         import torch
 
-        from agents.heuristics import HeuristicPolicy, has_heuristic
-        from agents.policy import RandomPolicy, role_kinds
+        from spyenvs.agents.heuristics import HeuristicPolicy, has_heuristic
+        from spyenvs.agents.policy import RandomPolicy, role_kinds
 
         self.cfg = cfg
         self.out = out
@@ -206,18 +206,18 @@ class Trainer:
                 "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.train_seconds, 1)}}
 
     def save_policy(self, path: str, name: str) -> None:
-        from agents.checkpoint import save_policy
+        from spyenvs.agents.checkpoint import save_policy
 
         save_policy(path, actor_weights(self.model.policy), self.meta(name))
 
     def current_policy(self, name: str = "learner"):
-        from agents.torch_policy import TorchPolicy
+        from spyenvs.agents.torch_policy import TorchPolicy
 
         return TorchPolicy(actor_weights(self.model.policy), self.meta(name),
                            deterministic=self.cfg["eval"]["deterministic"], name=name)
 
     def pool(self) -> list[tuple[Any, float, str]]:
-        from agents.torch_policy import TorchPolicy
+        from spyenvs.agents.torch_policy import TorchPolicy
 
         entries = list(self.base_pool)
         if self.snapshots:
@@ -273,9 +273,9 @@ class Trainer:
 
     # ----------------------------------------------------------- evaluation
     def evaluate(self, games: int, seed: int) -> dict[str, dict]:
-        from agents.heuristics import HeuristicPolicy
-        from agents.policy import RandomPolicy
-        from experiments.evaluate import evaluate_vs
+        from spyenvs.agents.heuristics import HeuristicPolicy
+        from spyenvs.agents.policy import RandomPolicy
+        from spyenvs.experiments.evaluate import evaluate_vs
 
         learner = self.current_policy()
         result = {}
@@ -356,7 +356,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
     from torch import nn
 
-    from experiments.evaluate import plot_learning_curve
+    from spyenvs.experiments.evaluate import plot_learning_curve
     from spyenvs.core.progress import progress_bar
     from spyenvs.core.stats import wilson_interval  # noqa: F401  (intervals come from evaluate_vs)
 
@@ -429,10 +429,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_train_arguments(parser)
 
 
-def default_config_path(env_id: str) -> str | None:
-    name = env_id.rsplit("_v", 1)[0]
-    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "configs", f"{name}.yaml")
-    for p in (os.path.join("configs", f"{name}.yaml"), here):
+def default_config_path(env_id: str, prefix: str = "") -> str | None:
+    """``configs/<prefix><game>.yaml``: the working directory's copy if there is one (a
+    user's edited checkout), else the one shipped in :mod:`spyenvs.configs`."""
+    import spyenvs.configs
+
+    name = f"{prefix}{env_id.rsplit('_v', 1)[0]}.yaml"
+    shipped = os.path.join(os.path.dirname(spyenvs.configs.__file__), name)
+    for p in (os.path.join("configs", name), shipped):
         if os.path.isfile(p):
             return p
     return None

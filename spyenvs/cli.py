@@ -38,7 +38,7 @@ def cmd_list(args) -> int:
 
 def cmd_match(args) -> int:
     from .core.progress import progress_bar
-    from .match import format_summary, play_random_match
+    from .tools.match import format_summary, play_random_match
 
     config = _parse_config(args.set)
     if args.players is not None:
@@ -50,7 +50,7 @@ def cmd_match(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import format_rows, run_bench
+    from .tools.bench import format_rows, run_bench
 
     extra = _parse_config(args.set)
     rows = run_bench(args.env or None, args.players or None, args.seconds, args.repeats, extra,
@@ -61,11 +61,11 @@ def cmd_bench(args) -> int:
 
 def cmd_replay(args) -> int:
     from .core.records import load_record
-    from .replay import ReplayTimeline, print_replay, step_through
+    from .tools.replay import ReplayTimeline, print_replay, step_through
 
     rec = load_record(args.file)
     if args.html:
-        from .html_replay import write_html_replay
+        from .tools.html_replay import write_html_replay
 
         if args.view is not None and args.view != "omniscient" and args.view not in _record_roles(rec):
             raise SystemExit(f"--view must be omniscient or one of {', '.join(_record_roles(rec))}, got {args.view!r}")
@@ -95,7 +95,7 @@ def _record_roles(rec) -> tuple[str, ...]:
 
 
 def cmd_play(args) -> int:
-    from .play import play_game
+    from .tools.play import play_game
 
     config = _parse_config(args.set)
     if args.players is not None:
@@ -107,11 +107,11 @@ def cmd_play(args) -> int:
 
 
 def _experiments(module: str):
-    """experiments.<module>, which needs the ``train`` extra (torch, sb3-contrib ...)."""
+    """spyenvs.experiments.<module>, which needs the ``train`` extra (torch, sb3-contrib ...)."""
     import importlib
 
     try:
-        return importlib.import_module(f"experiments.{module}")
+        return importlib.import_module(f"spyenvs.experiments.{module}")
     except ImportError as exc:
         raise SystemExit(
             f"spyenvs: error: this command needs the training extra ({exc}); install it with\n"

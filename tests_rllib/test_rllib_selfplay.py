@@ -23,11 +23,11 @@ torch = pytest.importorskip("torch")
 
 from ray.rllib.core.columns import Columns  # noqa: E402
 
-from agents.policy import role_kind, role_kinds  # noqa: E402
-from agents.registry import make_policy  # noqa: E402
-from experiments import rllib_selfplay as rs  # noqa: E402
-from experiments.evaluate import tournament  # noqa: E402
-from experiments.rllib_module import (MaskedPPOModule, MaskedRandomModule, RLModulePolicy,  # noqa: E402
+from spyenvs.agents.policy import role_kind, role_kinds  # noqa: E402
+from spyenvs.agents.registry import make_policy  # noqa: E402
+from spyenvs.experiments import rllib_selfplay as rs  # noqa: E402
+from spyenvs.experiments.evaluate import tournament  # noqa: E402
+from spyenvs.experiments.rllib_module import (MaskedPPOModule, MaskedRandomModule, RLModulePolicy,  # noqa: E402
                                       SpyenvsMultiAgentEnv, draw_matchup, map_agent_to_module)
 from spyenvs.registry import ENV_IDS, make_game  # noqa: E402
 
@@ -236,7 +236,7 @@ def test_train_second_game_with_per_role_policies(ray_local, tmp_path):
     assert res["iterations"] == 2
     assert [os.path.basename(p) for p in res["checkpoints"]] == sorted(f"main_{k}_final.pt" for k in kinds)
     by_kind = {k: make_policy(os.path.join(out, "policies", f"main_{k}_final.pt"), seed=0) for k in kinds}
-    from experiments.rllib_module import RoleDispatchPolicy
+    from spyenvs.experiments.rllib_module import RoleDispatchPolicy
 
     population = {"rllib": RoleDispatchPolicy(by_kind), "random": make_policy("random", seed=1)}
     game = make_game(SECOND_GAME)

@@ -18,10 +18,10 @@ from ..policy import BasePolicy
 
 #: env id -> module with ``make(layout, config, role, rng)``
 _MODULES: dict[str, str] = {
-    "the_agents_v0": "agents.heuristics.the_agents",
-    "unrest_v0": "agents.heuristics.unrest",
-    "spy_games_v0": "agents.heuristics.spy_games",
-    "specter_ops_v0": "agents.heuristics.specter_ops",
+    "the_agents_v0": "spyenvs.agents.heuristics.the_agents",
+    "unrest_v0": "spyenvs.agents.heuristics.unrest",
+    "spy_games_v0": "spyenvs.agents.heuristics.spy_games",
+    "specter_ops_v0": "spyenvs.agents.heuristics.specter_ops",
 }
 _FACTORIES: dict[str, Callable[..., BasePolicy]] = {}
 

@@ -154,7 +154,7 @@ class SpyAECEnv(AECEnv):
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(view)
         if self.render_mode == "human":
-            from spyenvs.viewer import show_human  # pygame only when a window opens
+            from spyenvs.tools.viewer import show_human  # pygame only when a window opens
 
             self._viewer = show_human(self.game, view, self._viewer, self.metadata["render_fps"])
             return None

@@ -17,7 +17,7 @@ Decisions made here (documented in the README's training section):
   learns, one seat per episode, so it never learns a seat bias.
 * **Opponents.** The pool is a list of (policy, weight); each episode draws one
   policy by weight and binds it to every other seat (``mix_opponents=True`` draws
-  per seat instead). Policies follow :mod:`agents.policy`'s protocol (``bind``,
+  per seat instead). Policies follow :mod:`spyenvs.agents.policy`'s protocol (``bind``,
   ``act``): this module never imports them, so ``spyenvs`` stays free of torch; the
   training script passes random, heuristic and frozen snapshots in.
 * **Rewards** are the terminal payoff of the learner's seat (+1/-1/0); an episode
@@ -36,7 +36,7 @@ from gymnasium import spaces
 
 
 def role_kind(role: str) -> str:
-    """'hunter_1' -> 'hunter'; 'rebel' -> 'rebel' (as :func:`agents.policy.role_kind`)."""
+    """'hunter_1' -> 'hunter'; 'rebel' -> 'rebel' (as :func:`spyenvs.agents.policy.role_kind`)."""
     head, sep, tail = role.rpartition("_")
     return head if sep and tail.isdigit() else role
 

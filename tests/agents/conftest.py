@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heuristics import register_heuristic
-from agents.policy import BasePolicy
+from spyenvs.agents.heuristics import register_heuristic
+from spyenvs.agents.policy import BasePolicy
 from tests.core.toy_game import HighCard
 
 

@@ -9,8 +9,8 @@ import pickle
 import numpy as np
 import pytest
 
-from agents.checkpoint import CheckpointError, load_policy, save_policy
-from agents.torch_policy import TorchPolicy
+from spyenvs.agents.checkpoint import CheckpointError, load_policy, save_policy
+from spyenvs.agents.torch_policy import TorchPolicy
 from tests.core.toy_game import HighCard
 
 

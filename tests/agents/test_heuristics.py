@@ -12,9 +12,9 @@ import inspect
 import pytest
 
 import spyenvs
-from agents import HeuristicPolicy, RandomPolicy
-from agents.heuristics import has_heuristic
-from experiments.evaluate import evaluate_vs
+from spyenvs.agents import HeuristicPolicy, RandomPolicy
+from spyenvs.agents.heuristics import has_heuristic
+from spyenvs.experiments.evaluate import evaluate_vs
 
 GAMES_PER_SEAT = 30
 #: game bugs found by these tests and reported to the game's owner; the case is
@@ -49,7 +49,7 @@ def test_heuristic_beats_random_in_every_role(env_id, config):
 
 
 def test_heuristic_factories_never_receive_the_game():
-    from agents import heuristics
+    from spyenvs.agents import heuristics
 
     for env_id in spyenvs.ENV_IDS:
         if has_heuristic(env_id):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import HeuristicPolicy, ISMCTS, RandomPolicy, make_policy, role_kind
-from agents.arena import play_game
-from experiments.evaluate import evaluate_vs, fit_elo, markdown_table, tournament
+from spyenvs.agents import HeuristicPolicy, ISMCTS, RandomPolicy, make_policy, role_kind
+from spyenvs.agents.arena import play_game
+from spyenvs.experiments.evaluate import evaluate_vs, fit_elo, markdown_table, tournament
 from spyenvs.core.stats import wilson_interval
 from tests.core.toy_game import HighCard
 

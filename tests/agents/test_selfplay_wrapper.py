@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from agents import HeuristicPolicy, RandomPolicy
+from spyenvs.agents import HeuristicPolicy, RandomPolicy
 from spyenvs.wrappers import SelfPlayEnv
 from tests.core.toy_game import HighCard
 

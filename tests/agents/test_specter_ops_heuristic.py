@@ -4,7 +4,7 @@ check against random play is in test_heuristics.py)."""
 import numpy as np
 
 import spyenvs
-from agents.heuristics import specter_ops as H
+from spyenvs.agents.heuristics import specter_ops as H
 
 
 def test_board_plane_indices_follow_the_layout_doc():

@@ -15,8 +15,8 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("matplotlib")
 
-from agents.torch_policy import TorchPolicy  # noqa: E402
-from experiments.train_selfplay import load_config, train  # noqa: E402
+from spyenvs.agents.torch_policy import TorchPolicy  # noqa: E402
+from spyenvs.experiments.train_selfplay import load_config, train  # noqa: E402
 
 SMALL = {"total_timesteps": 512, "n_envs": 2, "vec_env": "dummy", "ppo.n_steps": 128, "ppo.batch_size": 64,
          "ppo.n_epochs": 2, "league.snapshot_every": 256, "eval.every": 256, "eval.games": 12,
@@ -53,9 +53,9 @@ def test_exported_policy_matches_the_sb3_network(tmp_path):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from experiments.train_selfplay import actor_weights
+    from spyenvs.experiments.train_selfplay import actor_weights
     from spyenvs.wrappers import SelfPlayEnv
-    from agents import RandomPolicy
+    from spyenvs.agents import RandomPolicy
 
     env = SelfPlayEnv(HighCard, {"num_players": 3}, opponents=[RandomPolicy(0)], seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, device="cpu", seed=0,

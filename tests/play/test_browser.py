@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
-from spyenvs.html_replay import write_html_replay
-from spyenvs.replay import ReplayTimeline
+from spyenvs.tools.html_replay import write_html_replay
+from spyenvs.tools.replay import ReplayTimeline
 
 from .records import toy_record
 

@@ -8,10 +8,10 @@ import io
 
 import pytest
 
-from spyenvs.html_replay import build_replay_data
-from spyenvs.play import play_game
+from spyenvs.tools.html_replay import build_replay_data
+from spyenvs.tools.play import play_game
 from spyenvs.registry import ENV_IDS
-from spyenvs.replay import ReplayTimeline
+from spyenvs.tools.replay import ReplayTimeline
 
 #: decisions of each record the HTML test renders (pictures for every view and step)
 HTML_STEPS = 10

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from spyenvs.cli import main
-from spyenvs.html_replay import _script_json, build_replay_data, render_html, write_html_replay
-from spyenvs.replay import ReplayTimeline
+from spyenvs.tools.html_replay import _script_json, build_replay_data, render_html, write_html_replay
+from spyenvs.tools.replay import ReplayTimeline
 
 from .records import toy_record, toy_record_file
 
@@ -90,7 +90,7 @@ def test_cli_writes_the_page(toy_env_id, tmp_path, capsys):
 
 
 def test_readme_pictures_are_written_from_render_rgb(toy_env_id, tmp_path):
-    from spyenvs.pictures import game_picture, write_pictures
+    from spyenvs.tools.pictures import game_picture, write_pictures
 
     rgb = game_picture(toy_env_id, seed=1, view="player_1")
     assert rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.dtype == np.uint8

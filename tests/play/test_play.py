@@ -11,7 +11,7 @@ import pytest
 
 from spyenvs.cli import main
 from spyenvs.core.records import load_record, replay
-from spyenvs.play import PlayError, format_choices, make_opponent, parse_choice, play_game
+from spyenvs.tools.play import PlayError, format_choices, make_opponent, parse_choice, play_game
 from spyenvs.registry import make_game
 
 
@@ -113,12 +113,9 @@ def test_many_choices_are_listed_in_columns():
     assert all(f"{k}) move to cell {k - 1}" in text for k in range(1, 41))
 
 
-def test_opponents_from_the_agents_package_load_lazily(toy_env_id, monkeypatch):
+def test_opponents_other_than_random_come_from_spyenvs_agents(toy_env_id, monkeypatch):
     game = make_game(toy_env_id)
     game.reset(0)
-    monkeypatch.setitem(sys.modules, "agents", types.ModuleType("agents"))
-    with pytest.raises(PlayError, match="agents.make_policy"):
-        make_opponent("heuristic", game, 1)
 
     class AlwaysSwap:
         def bind(self, game, seat):
@@ -134,16 +131,16 @@ def test_opponents_from_the_agents_package_load_lazily(toy_env_id, monkeypatch):
         calls.append((spec, seed))
         return AlwaysSwap()
 
-    fake = types.ModuleType("agents")
+    fake = types.ModuleType("spyenvs.agents")
     fake.make_policy = make_policy
-    monkeypatch.setitem(sys.modules, "agents", fake)
+    monkeypatch.setitem(sys.modules, "spyenvs.agents", fake)
     pol = make_opponent("heuristic", game, 1, seed=3)
     assert isinstance(pol, AlwaysSwap)
     assert calls == [("heuristic", 3)] and bound == [(game, 1)]
 
 
 def test_play_against_the_agents_package(toy_env_id, tmp_path):
-    pytest.importorskip("agents.registry")
+    pytest.importorskip("spyenvs.agents.registry")
     res, text = run(toy_env_id, ["stay"], tmp_path, seat=0, opponents=["ismcts:20"], config={"num_players": 3})
     assert res.finished and "player_1=ismcts:20" in text
     with pytest.raises(ValueError, match="unknown policy"):

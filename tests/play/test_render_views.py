@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spyenvs.html_replay import game_draws_pictures
+from spyenvs.tools.html_replay import game_draws_pictures
 from spyenvs.registry import ENV_IDS, make_game
-from spyenvs.replay import status_text
+from spyenvs.tools.replay import status_text
 
 SEEDS = 6
 STATES_PER_GAME = 5

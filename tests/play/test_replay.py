@@ -8,7 +8,7 @@ import pytest
 
 from spyenvs.cli import main
 from spyenvs.core.errors import RecordError
-from spyenvs.replay import ReplayTimeline, print_replay, step_through
+from spyenvs.tools.replay import ReplayTimeline, print_replay, step_through
 
 from .records import toy_record, toy_record_file
 

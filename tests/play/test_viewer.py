@@ -8,7 +8,7 @@ import io
 import numpy as np
 import pytest
 
-from spyenvs.viewer import Viewer, display_available, show_human
+from spyenvs.tools.viewer import Viewer, display_available, show_human
 from tests.core.toy_game import HighCard
 
 
@@ -61,7 +61,7 @@ def test_play_with_a_window_shows_the_humans_view(toy_env_id, monkeypatch, tmp_p
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     shown = []
     monkeypatch.setattr(Viewer, "_show_window", lambda self, rgb: shown.append(rgb))
-    from spyenvs.play import play_game
+    from spyenvs.tools.play import play_game
 
     res = play_game(toy_env_id, {"num_players": 2}, seat=1, seed=4, save=False,
                     input_fn=lambda p: "stay", out=io.StringIO(), window=True)

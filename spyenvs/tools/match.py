@@ -8,8 +8,8 @@ import random
 
 import numpy as np
 
-from .core.stats import wilson_interval
-from .registry import make_game
+from ..core.stats import wilson_interval
+from ..registry import make_game
 
 
 def play_random_match(env_id: str, games: int, seed: int = 0, config=None, progress=None):

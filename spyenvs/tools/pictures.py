@@ -1,5 +1,5 @@
 """Pictures of every registered game for the README, drawn by the games' own
-``render_rgb``: ``python -m spyenvs.pictures [OUT_DIR] [--view ROLE]`` writes
+``render_rgb``: ``python -m spyenvs.tools.pictures [OUT_DIR] [--view ROLE]`` writes
 ``OUT_DIR/<env_id>.png`` (default ``docs/``) of a seeded random game part-way through."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .core.png import write_png
-from .core.records import replay
-from .registry import ENV_IDS, make_game
+from ..core.png import write_png
+from ..core.records import replay
+from ..registry import ENV_IDS, make_game
 
 
 def game_picture(env_id: str, seed: int = 0, fraction: float = 0.4, view: str | None = None,
@@ -42,7 +42,7 @@ def write_pictures(out_dir: str | Path = "docs", env_ids=None, seed: int = 0, vi
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m spyenvs.pictures", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m spyenvs.tools.pictures", description=__doc__.split("\n")[0])
     ap.add_argument("out_dir", nargs="?", default="docs")
     ap.add_argument("--env", action="append", choices=ENV_IDS, help="env id (repeatable; default all)")
     ap.add_argument("--seed", type=int, default=0)

@@ -19,8 +19,8 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from .core.game import Game
-from .core.png import png_bytes
+from ..core.game import Game
+from ..core.png import png_bytes
 from .replay import ReplayTimeline
 
 IMAGE_MODES = ("auto", "all", "none")

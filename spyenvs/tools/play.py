@@ -23,10 +23,10 @@ from typing import Any, Callable, TextIO
 
 import numpy as np
 
-from .core.errors import SpyenvsError
-from .core.game import Game, fresh_seed
-from .core.records import save_record
-from .registry import make_game
+from ..core.errors import SpyenvsError
+from ..core.game import Game, fresh_seed
+from ..core.records import save_record
+from ..registry import make_game
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
@@ -61,26 +61,15 @@ def make_opponent(spec: str, game: Game, seat: int, seed: int | None = None):
     """The policy named by ``spec``, bound to role ``seat`` of the live ``game``.
 
     ``random`` is built in. Anything else (heuristic, ismcts, ismcts:SIMS, a
-    checkpoint path) is built by ``agents.make_policy(spec, seed=...)`` of the optional
-    ``agents`` package and bound with ``bind(game, seat)`` (heuristics learn their role
+    checkpoint path) is built by ``spyenvs.agents.make_policy(spec, seed=...)`` and bound with ``bind(game, seat)`` (heuristics learn their role
     there; ISMCTS searches on ``resample_hidden(seat)`` of the game)."""
     if spec == "random":
         return RandomPolicy(seed)
     try:
-        import agents  # noqa: PLC0415  (optional; heavy for checkpoints)
+        from spyenvs.agents import make_policy  # optional: needs numpy only, torch for checkpoints
     except ImportError as exc:
-        raise PlayError(
-            f"opponent {spec!r} needs the optional 'agents' package ({exc}); "
-            "install spyenvs with its agents, or use --vs random"
-        ) from exc
-    maker = getattr(agents, "make_policy", None)
-    if maker is None:
-        where = ", ".join(getattr(agents, "__path__", [])) or getattr(agents, "__file__", "?")
-        raise PlayError(
-            f"opponent {spec!r} needs agents.make_policy, which the 'agents' package found at {where} lacks "
-            "(an editable install made before agents/__init__.py existed: run pip install -e . again); "
-            "or use --vs random"
-        )
+        raise PlayError(f"opponent {spec!r} needs spyenvs.agents ({exc}); use --vs random") from exc
+    maker = make_policy
     policy = maker(spec, seed=seed)
     bind = getattr(policy, "bind", None)
     return bind(game, seat) if bind is not None else policy

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core.stats import median
-from .registry import ENV_IDS, game_class, make
+from ..core.stats import median
+from ..registry import ENV_IDS, game_class, make
 
 
 def _measure(make_env, seconds: float, seed: int) -> float:
