@@ -45,6 +45,8 @@ class ISMCTS(BasePolicy):
     """
 
     name = "ismcts"
+    #: searches the live game it is bound to, so it is bound per game, never shared
+    needs_live_game = True
 
     def __init__(self, simulations: int = 200, c: float = 0.7, rollout_limit: int = 400,
                  time_limit: float | None = None, seed: int | None = None):

@@ -81,10 +81,20 @@ class TorchPolicy(BasePolicy):
         kind = role_kind(game.roles[seat])
         if kind not in self.kinds:
             raise CheckpointError(f"checkpoint {self.name!r} was not trained for role kind {kind!r}")
-        bound = object.__new__(TorchPolicy)
-        bound.__dict__.update(self.__dict__)
-        bound.kind_index = self.kinds.index(kind)
+        # one bound copy per role kind, so every seat of a kind (in every game of a
+        # vectorised env) lands in one batched forward pass
+        cache = self.__dict__.setdefault("_bound_by_kind", {})
+        bound = cache.get(kind)
+        if bound is None:
+            bound = object.__new__(TorchPolicy)
+            bound.__dict__.update(self.__dict__)
+            bound.kind_index = self.kinds.index(kind)
+            cache[kind] = bound
         return bound
+
+    def reseed(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.__dict__.pop("_bound_by_kind", None)  # bound copies hold the old stream
 
     def _masked_logits(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         x = policy_input(np.asarray(obs, np.float32), self.kind_index, len(self.kinds))

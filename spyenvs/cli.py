@@ -50,6 +50,9 @@ def cmd_match(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    if args.train:
+        argv = [f"--env={e}" for e in args.env or []] + (["--steps", str(args.steps)] if args.steps else [])
+        return _experiments("train_bench").main(argv)
     from .tools.bench import format_rows, run_bench
 
     extra = _parse_config(args.set)
@@ -159,6 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--train", action="store_true",
+                   help="training speed instead: each game's default config vs PettingZoo's SB3 tutorial (train extra)")
+    p.add_argument("--steps", type=int, default=None, help="--train: learner steps per process (default 20480)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("replay", help="step through a game record, or write it as an HTML page")

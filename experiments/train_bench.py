@@ -1,0 +1,143 @@
+"""``spyenvs bench --train``: training speed of each game's default config against
+PettingZoo's SB3 action-mask tutorial setup (sb3-contrib ``MaskablePPO`` on
+``connect_four_v3`` through a Gymnasium-style wrapper and ``ActionMasker``), both run
+as whole processes with the same step budget, one after the other, in the same run.
+
+It prints learner steps/s (steps the learner's network decided, over the process's
+wall time: imports, set-up and training; the final evaluation is switched off) and
+the ratio to the tutorial. Targets (issue "Self-play at thousands of steps per
+second"): The Agents >= 5x, Unrest and Spy Games >= 3x, Specter Ops >= 1x.
+
+    python -m spyenvs.experiments.train_bench [--env ENV] [--steps N]
+
+Also ``python -m spyenvs.experiments.train_bench --tutorial N`` runs the tutorial
+setup alone for N steps (what the benchmark times as its baseline process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+TARGETS = {"the_agents_v0": 5.0, "unrest_v0": 3.0, "spy_games_v0": 3.0, "specter_ops_v0": 1.0}
+
+
+def run_tutorial(steps: int, seed: int = 0) -> int:
+    """The tutorial's training set-up: one connect_four_v3 env behind an AEC-to-Gymnasium
+    wrapper that strips the mask out of the observation, ActionMasker for the mask,
+    MaskablePPO with its default policy and hyper-parameters, ``learn(steps)``."""
+    import gymnasium
+    import pettingzoo.utils
+    from pettingzoo.classic import connect_four_v3
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    class MaskedAEC(pettingzoo.utils.BaseWrapper, gymnasium.Env):
+        def reset(self, seed=None, options=None):
+            super().reset(seed, options)
+            self.observation_space = super().observation_space(self.possible_agents[0])["observation"]
+            self.action_space = super().action_space(self.possible_agents[0])
+            return self.observe(self.agent_selection), {}
+
+        def step(self, action):
+            actor = self.agent_selection
+            super().step(action)
+            return (self.observe(self.agent_selection), self._cumulative_rewards[actor],
+                    self.terminations[actor], self.truncations[actor], self.infos[actor])
+
+        def observe(self, agent):
+            return super().observe(agent)["observation"]
+
+        def action_mask(self):
+            return super().observe(self.agent_selection)["action_mask"]
+
+    env = MaskedAEC(connect_four_v3.env())
+    env.reset(seed=seed)
+    env = ActionMasker(env, lambda e: e.action_mask())
+    model = MaskablePPO(MaskableActorCriticPolicy, env, verbose=0)
+    model.set_random_seed(seed)
+    model.learn(total_timesteps=steps)
+    return int(model.num_timesteps)
+
+
+def _timed(cmd: list[str]) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["?"]
+        raise RuntimeError(f"{' '.join(cmd[:4])} ... failed: {tail[0]}")
+    return wall, proc.stdout
+
+
+def bench_tutorial(steps: int) -> dict:
+    wall, out = _timed([sys.executable, "-m", "spyenvs.experiments.train_bench", "--tutorial", str(steps)])
+    done = int(out.strip().splitlines()[-1])
+    return {"name": "pettingzoo SB3 tutorial (connect_four_v3)", "steps": done, "wall_s": round(wall, 2),
+            "steps_per_s": round(done / wall, 1)}
+
+
+def bench_game(env_id: str, steps: int) -> dict:
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [sys.executable, "-m", "spyenvs.experiments.train_selfplay", env_id, "--timesteps", str(steps),
+               "--quiet", "--out", out, "--opt", "eval.final_games=0", "--opt", "eval.games=0",
+               "--opt", f"eval.every={10**12}"]
+        wall, _ = _timed(cmd)
+        with open(os.path.join(out, "results.json")) as f:
+            res = json.load(f)
+    done = int(res["timesteps"])
+    return {"name": env_id, "steps": done, "wall_s": round(wall, 2), "steps_per_s": round(done / wall, 1),
+            "train_steps_per_s": res["steps_per_second"], "env_stats": res.get("env_stats", {})}
+
+
+def run_bench(env_ids, steps: int, progress=None) -> list[dict]:
+    """Tutorial first, then each game, each as its own process; each row gets its ratio."""
+    say = progress or (lambda m: None)
+    say(f"tutorial baseline, {steps} steps ...")
+    base = bench_tutorial(steps)
+    rows = [base]
+    for env_id in env_ids:
+        say(f"{env_id}, {steps} steps ...")
+        row = bench_game(env_id, steps)
+        row["ratio"] = round(row["steps_per_s"] / base["steps_per_s"], 2)
+        row["target"] = TARGETS.get(env_id)
+        rows.append(row)
+    return rows
+
+
+def format_rows(rows: list[dict]) -> str:
+    lines = ["| process | steps | wall s | learner steps/s | ratio to tutorial | target |",
+             "|---|---|---|---|---|---|"]
+    for r in rows:
+        ratio = f"{r['ratio']:.2f}x" if "ratio" in r else "1.00x"
+        target = f">= {r['target']:g}x" if r.get("target") else ""
+        lines.append(f"| {r['name']} | {r['steps']} | {r['wall_s']:.1f} | {r['steps_per_s']:.0f} | {ratio} | {target} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    from spyenvs.registry import ENV_IDS
+
+    ap = argparse.ArgumentParser(prog="spyenvs bench --train", description=__doc__.split("\n")[0])
+    ap.add_argument("--env", action="append", choices=ENV_IDS, help="env id (repeatable; default all)")
+    ap.add_argument("--steps", type=int, default=20_480, help="learner steps per process (default 20480)")
+    ap.add_argument("--tutorial", type=int, default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.tutorial is not None:
+        print(run_tutorial(args.tutorial))
+        return 0
+    if args.steps < 1:
+        raise SystemExit("spyenvs: error: --steps must be at least 1")
+    rows = run_bench(args.env or list(ENV_IDS), args.steps, progress=lambda m: print(m, file=sys.stderr))
+    print(format_rows(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

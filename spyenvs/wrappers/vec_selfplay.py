@@ -1,0 +1,346 @@
+"""Vectorised self-play for training: N games stepped in one process behind
+Stable-Baselines3's ``VecEnv`` interface, so sb3-contrib ``MaskablePPO`` drives it
+unchanged (it asks for ``action_masks`` through ``env_method``; here that is a row view
+of one preallocated mask array, no extra round trip).
+
+It plays the same episodes as :class:`~spyenvs.wrappers.SelfPlayEnv` (one learner,
+every other seat an opponent drawn per episode from a pool; seat rotation over the
+learner's role kinds; the terminal payoff as the only reward; truncation after
+``max_decisions``), with three differences that make it fast on 2 cores:
+
+* **Batched opponents.** On every sweep the pending opponent decisions of all games are
+  grouped by bound policy object and each group is answered by one
+  ``act_batch(observations, masks)`` call (one forward pass for a neural policy).
+  Policies that play several seats alike (random, a snapshot's role kind) bind to one
+  object, so their groups span games.
+* **Forced decisions.** A learner decision with exactly one legal action carries no
+  policy gradient; with ``auto_play_forced`` (the default) it is played here and
+  counted in :attr:`stats` instead of costing a network step.
+* **One buffer.** Observations are written into preallocated ``(N, obs)`` arrays
+  (two, alternating, since SB3 keeps the previous step's array while it stores it).
+
+Every game has its own random stream (seat rotation, game seeds, opponent draws):
+SB3's ``seed(s)`` gives game ``i`` the seed ``s + i`` at the next reset, exactly as a
+``SelfPlayEnv`` reset with that seed, so both produce the same episodes against the
+same deterministic opponent. Auto-reset follows SB3: a finished episode's ``done`` is
+True, its last observation is in ``infos[i]["terminal_observation"]``, truncation sets
+``infos[i]["TimeLimit.truncated"]``, and the returned observation is the next
+episode's first.
+
+Needs stable-baselines3 (the ``train`` extra); :mod:`spyenvs` itself never imports it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium import spaces
+
+try:
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+except ImportError as exc:  # pragma: no cover - the core install has no SB3
+    raise ImportError(f"spyenvs.wrappers.vec_selfplay needs the train extra (stable-baselines3): {exc}") from exc
+
+from .selfplay import role_kind
+
+
+class _Slot:
+    """One game of the vector and its episode bookkeeping."""
+
+    __slots__ = ("game", "rng", "next_seat", "seat", "bound", "names", "decisions", "learner_steps",
+                 "kind_index", "started")
+
+    def __init__(self, game):
+        self.game = game
+        self.rng = np.random.default_rng()
+        self.next_seat = 0
+        self.seat = 0
+        self.bound: list[Any] = []
+        self.names = ""
+        self.decisions = 0
+        self.learner_steps = 0
+        self.kind_index = 0
+        self.started = 0.0
+
+
+class VecSelfPlayEnv(VecEnv):
+    """``num_envs`` self-play games in one process; see the module docstring.
+
+    ``game`` is an env id or a Game class, ``config`` its options; ``opponents`` a list
+    of policies or ``(policy, weight)`` / ``(policy, weight, name)`` entries following
+    :mod:`spyenvs.agents.policy`'s protocol (``bind``, ``act_batch``).
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        config: dict | None = None,
+        opponents: Sequence[Any] = (),
+        num_envs: int = 32,
+        learner_kinds: Sequence[str] | None = None,
+        max_decisions: int | None = 2000,
+        mix_opponents: bool = False,
+        auto_play_forced: bool = True,
+        seed: int | None = None,
+    ):
+        if int(num_envs) < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        config = dict(config or {})
+        if isinstance(game, str):
+            from spyenvs.registry import make_game
+
+            games = [make_game(game, **config) for _ in range(int(num_envs))]
+        else:
+            games = [game(**config) for _ in range(int(num_envs))]
+        g = games[0]
+        self.env_id = g.env_id
+        self.config = g.config
+        self.roles = tuple(g.roles)
+        self.kinds: list[str] = []
+        for r in g.roles:
+            if role_kind(r) not in self.kinds:
+                self.kinds.append(role_kind(r))
+        wanted = list(learner_kinds) if learner_kinds else list(self.kinds)
+        unknown = [k for k in wanted if k not in self.kinds]
+        if unknown:
+            raise ValueError(f"learner_kinds {unknown} not in this game's role kinds; allowed: {', '.join(self.kinds)}")
+        self.learner_kinds = wanted
+        self.learner_seats = [i for i, r in enumerate(g.roles) if role_kind(r) in wanted]
+        self.seat_kind = [self.kinds.index(role_kind(r)) for r in g.roles]
+        self.max_decisions = max_decisions
+        self.mix_opponents = mix_opponents
+        self.auto_play_forced = auto_play_forced
+        self.obs_size = g.observation_size
+        self.role_dims = len(self.kinds) if len(self.kinds) > 1 else 0
+        low, high = g.layout.bounds()
+        if self.role_dims:
+            low = np.concatenate([low, np.zeros(self.role_dims, np.float32)])
+            high = np.concatenate([high, np.ones(self.role_dims, np.float32)])
+        self.render_mode = None
+        super().__init__(len(games), spaces.Box(low, high, dtype=np.float32), spaces.Discrete(g.num_actions))
+        self.slots = [_Slot(game_) for game_ in games]
+        if seed is not None:
+            self.seed(seed)
+        self._pool: list[tuple[Any, float, str]] = []
+        self.set_opponents(list(opponents))
+        width = self.obs_size + self.role_dims
+        self._obs_bufs = [np.zeros((self.num_envs, width), np.float32) for _ in range(2)]
+        self._flip = 0
+        self._masks = np.ones((self.num_envs, g.num_actions), bool)
+        self._actions: np.ndarray | None = None
+        self.stats = {"learner_decisions": 0, "forced_decisions": 0, "opponent_decisions": 0,
+                      "opponent_calls": 0, "episodes": 0, "truncated": 0}
+
+    # ----------------------------------------------------------------- pool
+    def set_opponents(self, entries: Sequence[Any]) -> None:
+        """Replace the pool: policies, or (policy, weight[, name]) entries. Games keep
+        the opponents of their running episode; new episodes draw from this pool."""
+        pool = []
+        for item in entries:
+            policy, weight, name = (tuple(item) + (None, None))[:3] if isinstance(item, tuple) else (item, 1.0, None)
+            weight = 1.0 if weight is None else float(weight)
+            if weight <= 0:
+                raise ValueError(f"opponent weight must be positive, got {weight}")
+            pool.append((policy, weight, name or getattr(policy, "name", type(policy).__name__)))
+        self._pool = pool
+        weights = np.array([w for _, w, _ in pool], np.float64)
+        self._pool_p = weights / weights.sum() if pool else weights
+        # a bound policy is shared by every game per (template, seat) unless it holds the
+        # live game or per-game memory, so one act_batch call answers all those games
+        self._shared_bound: dict[tuple[int, int], Any] = {}
+
+    def pool_names(self) -> list[str]:
+        return [name for _, _, name in self._pool]
+
+    def _bind(self, index: int, slot: _Slot, seat: int):
+        policy = self._pool[index][0]
+        if getattr(policy, "needs_live_game", False) or getattr(policy, "per_game_state", False):
+            return policy.bind(slot.game, seat)
+        key = (index, seat)
+        bound = self._shared_bound.get(key)
+        if bound is None:
+            bound = self._shared_bound[key] = policy.bind(slot.game, seat)
+        return bound
+
+    def _draw(self, slot: _Slot) -> int:
+        if not self._pool:
+            raise ValueError("the opponent pool is empty: pass opponents= or call set_opponents()")
+        return int(slot.rng.choice(len(self._pool), p=self._pool_p))
+
+    # ------------------------------------------------------------ episodes
+    def _start_episode(self, slot: _Slot) -> None:
+        """Deal a new game in ``slot`` with a new learner seat and opponents (the same
+        random draws, in the same order, as ``SelfPlayEnv.reset``)."""
+        g = slot.game
+        slot.seat = self.learner_seats[slot.next_seat % len(self.learner_seats)]
+        slot.next_seat += 1
+        g.reset(int(slot.rng.integers(2**62)))
+        slot.decisions = 0
+        slot.learner_steps = 0
+        slot.kind_index = self.seat_kind[slot.seat]
+        if self.mix_opponents:
+            drawn = [self._draw(slot) for _ in g.roles]
+        else:
+            drawn = [self._draw(slot)] * len(g.roles)
+        slot.bound = [None if s == slot.seat else self._bind(k, slot, s) for s, k in enumerate(drawn)]
+        slot.names = "+".join(sorted({self._pool[k][2] for s, k in enumerate(drawn) if s != slot.seat}))
+        slot.started = time.monotonic()
+
+    def _write_obs(self, buf: np.ndarray, i: int, slot: _Slot) -> None:
+        row = buf[i]
+        row[: self.obs_size] = slot.game.observe(slot.seat)
+        if self.role_dims:
+            row[self.obs_size:] = 0.0
+            row[self.obs_size + slot.kind_index] = 1.0
+
+    def _run_until_learner(self, todo: list[int], buf: np.ndarray, infos: list[dict] | None,
+                           rewards: np.ndarray | None, dones: np.ndarray | None) -> None:
+        """Play opponents (batched) and forced learner moves in the games ``todo`` until
+        each waits for a learner decision. A game that ends is reported in
+        ``infos``/``rewards``/``dones`` (when given) and restarted."""
+        slots = self.slots
+        stats = self.stats
+        while todo:
+            groups: dict[int, tuple[Any, list[int], list[int]]] = {}
+            for i in todo:
+                slot = slots[i]
+                g = slot.game
+                while True:
+                    if g.is_over or (self.max_decisions is not None and slot.decisions >= self.max_decisions):
+                        if dones is not None and slot.learner_steps > 0:
+                            self._finish(i, slot, buf, infos, rewards, dones)
+                        self._start_episode(slot)
+                        continue
+                    p = g.current_player
+                    if p == slot.seat:
+                        mask = g.legal_mask()
+                        if self.auto_play_forced and np.count_nonzero(mask) == 1:
+                            g.step(int(mask.argmax()))
+                            slot.decisions += 1
+                            stats["forced_decisions"] += 1
+                            continue
+                        self._masks[i] = mask
+                        self._write_obs(buf, i, slot)
+                        break
+                    bound = slot.bound[p]
+                    entry = groups.get(id(bound))
+                    if entry is None:
+                        groups[id(bound)] = (bound, [i], [p])
+                    else:
+                        entry[1].append(i)
+                        entry[2].append(p)
+                    break
+            todo = []
+            for bound, games, seats in groups.values():
+                obs = np.stack([slots[i].game.observe(p) for i, p in zip(games, seats)])
+                masks = np.stack([slots[i].game.legal_mask() for i in games])
+                actions = bound.act_batch(obs, masks)
+                stats["opponent_calls"] += 1
+                stats["opponent_decisions"] += len(games)
+                for i, a in zip(games, actions):
+                    slot = slots[i]
+                    slot.game.step(int(a))
+                    slot.decisions += 1
+                todo.extend(games)
+
+    def _finish(self, i: int, slot: _Slot, buf, infos, rewards, dones) -> None:
+        g = slot.game
+        terminal = np.empty(buf.shape[1], np.float32)
+        terminal[: self.obs_size] = g.observe(slot.seat)
+        if self.role_dims:
+            terminal[self.obs_size:] = 0.0
+            terminal[self.obs_size + slot.kind_index] = 1.0
+        info = infos[i]
+        if g.is_over:
+            reward = float(g.outcome()[slot.seat])
+        else:
+            reward = 0.0
+            info["TimeLimit.truncated"] = True
+            self.stats["truncated"] += 1
+        rewards[i] = reward
+        dones[i] = True
+        self.stats["episodes"] += 1
+        info.update({"terminal_observation": terminal, "outcome": reward, "decisions": slot.decisions,
+                     "role": g.roles[slot.seat], "kind": self.kinds[slot.kind_index], "seat": slot.seat,
+                     "opponent": slot.names,
+                     "episode": {"r": reward, "l": slot.learner_steps, "t": round(time.monotonic() - slot.started, 6)}})
+
+    # --------------------------------------------------------------- VecEnv
+    def reset(self):
+        seeds = list(self._seeds) if self._seeds else [None] * self.num_envs
+        base = next((s for s in seeds if s is not None), None)
+        if base is not None:
+            for k, (policy, _, _) in enumerate(self._pool):
+                if hasattr(policy, "reseed"):
+                    policy.reseed(base * 1000 + k)
+            self._shared_bound.clear()
+        for slot, s in zip(self.slots, seeds):
+            if s is not None:
+                slot.rng = np.random.default_rng(s)
+                slot.next_seat = 0
+            self._start_episode(slot)
+        self._reset_seeds()
+        buf = self._next_buf()
+        self._run_until_learner(list(range(self.num_envs)), buf, None, None, None)
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return buf
+
+    def _next_buf(self) -> np.ndarray:
+        self._flip ^= 1
+        return self._obs_bufs[self._flip]
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self):
+        actions = self._actions
+        if actions is None:
+            raise RuntimeError("step_wait() without step_async()")
+        self._actions = None
+        buf = self._next_buf()
+        rewards = np.zeros(self.num_envs, np.float32)
+        dones = np.zeros(self.num_envs, bool)
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        for slot, a in zip(self.slots, actions):
+            slot.game.step(int(a))
+            slot.decisions += 1
+            slot.learner_steps += 1
+        self.stats["learner_decisions"] += self.num_envs
+        self._run_until_learner(list(range(self.num_envs)), buf, infos, rewards, dones)
+        return buf, rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learners' legal actions, ``bool[num_envs, num_actions]``."""
+        return self._masks
+
+    def close(self) -> None:
+        pass
+
+    def _indices(self, indices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        idx = self._indices(indices)
+        if method_name == "action_masks":
+            return [self._masks[i] for i in idx]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def get_images(self):
+        return [None for _ in range(self.num_envs)]
