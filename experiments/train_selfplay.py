@@ -59,12 +59,28 @@ DEFAULTS: dict[str, Any] = {
         "max_grad_norm": 0.5,
     },
     "net": {"hidden": [128, 128], "activation": "tanh"},
+    "scale_observations": True,  # inproc: inputs scaled to [0, 1] by the layout's bounds
+    "warm_start": {             # behaviour cloning before PPO (games 0: off)
+        "games": 0,
+        "teacher": "heuristic",
+        "epochs": 10,
+        "batch_size": 256,
+        "learning_rate": 1.0e-3,
+    },
+    "clone_reg": {              # cloning steps after each PPO update, weight decaying to 0
+        "coef": 0.0,
+        "decay_steps": 200_000,
+        "steps": 4,
+        "batch_size": 256,
+    },
     "league": {
         "random_weight": 1.0,
         "heuristic_weight": 1.0,
         "snapshot_weight": 2.0,
         "snapshot_every": 20_000,
         "max_snapshots": 5,
+        "retire_random_at": 0.95,  # drop random once the training win rate vs it reaches this (every kind)
+        "prioritise": True,        # snapshots the learner loses to are drawn more often
     },
     "eval": {
         "every": 40_000,
@@ -150,12 +166,24 @@ def _make_env(game, game_config, opponents, learner_kinds, max_decisions, seed):
                        max_decisions=max_decisions, seed=seed)
 
 
-def actor_weights(policy) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The actor MLP of an SB3 actor-critic policy as [(W, b), ...]."""
+def actor_weights(policy, scale: tuple[np.ndarray, np.ndarray] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The actor MLP of an SB3 actor-critic policy as [(W, b), ...]. With ``scale``
+    (low, inv) the network was trained on ``(obs - low) * inv``: that is folded into the
+    first layer, so the exported actor reads raw observations like every other policy."""
     from torch import nn
 
     layers = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)] + [policy.action_net]
-    return [(m.weight.detach().cpu().numpy().copy(), m.bias.detach().cpu().numpy().copy()) for m in layers]
+    out = [(m.weight.detach().cpu().numpy().astype(np.float64), m.bias.detach().cpu().numpy().astype(np.float64))
+           for m in layers]
+    if scale is not None:
+        low, inv = scale
+        w, b = out[0]
+        d = low.size
+        b = b - w[:, :d] @ (low.astype(np.float64) * inv)
+        w = w.copy()
+        w[:, :d] *= inv.astype(np.float64)
+        out[0] = (w, b)
+    return [(w.astype(np.float32), b.astype(np.float32)) for w, b in out]
 
 
 class Trainer:
@@ -176,6 +204,14 @@ class Trainer:
         self.num_players = probe.num_players
         self.obs_dim = probe.observation_size
         self.num_actions = probe.num_actions
+        from spyenvs.wrappers.selfplay import observation_scale
+
+        # SelfPlayEnv (subproc/dummy) gives raw observations, so only inproc scales
+        inproc = cfg["vec_env"] == "inproc"
+        self.scale = observation_scale(probe.layout) if cfg["scale_observations"] and inproc else None
+        self.loaded: dict[str, Any] = {}  # snapshot path -> policy, loaded once
+        self.vs_scores: dict[str, list[float]] = {}  # opponent name -> recent training scores
+        self.random_retired = False
         lg = cfg["league"]
         self.base_pool: list[tuple[Any, float, str]] = [(RandomPolicy(cfg["seed"]), lg["random_weight"], "random")]
         self.has_heuristic = has_heuristic(self.env_id)
@@ -188,6 +224,8 @@ class Trainer:
         self.next_snapshot = lg["snapshot_every"]
         self.next_eval = cfg["eval"]["every"]
         self.episode_stats: dict[str, list[float]] = {k: [] for k in self.kinds}
+        self.regulariser = None
+        self.warm_start_stats: dict | None = None
 
     def _probe(self):
         if isinstance(self.game, str):
@@ -207,26 +245,58 @@ class Trainer:
     def save_policy(self, path: str, name: str) -> None:
         from spyenvs.agents.checkpoint import save_policy
 
-        save_policy(path, actor_weights(self.model.policy), self.meta(name))
+        save_policy(path, actor_weights(self.model.policy, self.scale), self.meta(name))
 
     def current_policy(self, name: str = "learner"):
         from spyenvs.agents.torch_policy import TorchPolicy
 
-        return TorchPolicy(actor_weights(self.model.policy), self.meta(name),
+        return TorchPolicy(actor_weights(self.model.policy, self.scale), self.meta(name),
                            deterministic=self.cfg["eval"]["deterministic"], name=name)
 
     def pool(self) -> list[tuple[Any, float, str]]:
+        """The opponents and their weights now: random until the learner beats it
+        (``league.retire_random_at``), the heuristic, and the snapshots, sharing
+        ``snapshot_weight`` by how often the learner still loses to each
+        (``league.prioritise``: weight ~ (1 - score)^2 + 0.05)."""
         from spyenvs.agents.torch_policy import TorchPolicy
 
-        entries = list(self.base_pool)
+        lg = self.cfg["league"]
+        entries = [e for e in self.base_pool if not (e[2] == "random" and self.random_retired)]
         if self.snapshots:
-            w = self.cfg["league"]["snapshot_weight"] / len(self.snapshots)
-            for path in self.snapshots:
-                # frozen opponents sample from their policy: a deterministic
-                # snapshot would be too easy to exploit
-                entries.append((TorchPolicy.load(path, deterministic=False, seed=len(entries)), w,
-                                os.path.splitext(os.path.basename(path))[0]))
+            names = [os.path.splitext(os.path.basename(p))[0] for p in self.snapshots]
+            if lg["prioritise"]:
+                raw = [(1.0 - self.recent_score(nm, default=0.5)) ** 2 + 0.05 for nm in names]
+            else:
+                raw = [1.0] * len(names)
+            total = sum(raw)
+            for path, nm, r in zip(self.snapshots, names, raw):
+                policy = self.loaded.get(path)
+                if policy is None:
+                    # frozen opponents sample from their policy: a deterministic
+                    # snapshot would be too easy to exploit
+                    policy = self.loaded[path] = TorchPolicy.load(path, deterministic=False, seed=len(self.loaded) + 7)
+                entries.append((policy, lg["snapshot_weight"] * r / total, nm))
         return entries
+
+    def recent_score(self, name: str, default: float | None = None) -> float | None:
+        scores = self.vs_scores.get(name)
+        return float(np.mean(scores)) if scores else default
+
+    def record_episode(self, opponent: str, score_: float) -> None:
+        scores = self.vs_scores.setdefault(opponent, [])
+        scores.append(score_)
+        if len(scores) > 400:
+            del scores[:-200]
+
+    def update_league(self) -> bool:
+        """Retire random once beaten; True when the pool's make-up or weights changed."""
+        at = self.cfg["league"]["retire_random_at"]
+        if not self.random_retired and at is not None and at <= 1:
+            scores = self.vs_scores.get("random", [])
+            if len(scores) >= 200 and float(np.mean(scores[-200:])) >= at:
+                self.random_retired = True
+                return True
+        return bool(self.snapshots) and bool(self.cfg["league"]["prioritise"])
 
     def snapshot(self) -> None:
         t = int(self.model.num_timesteps)
@@ -242,6 +312,7 @@ class Trainer:
 
         state = {
             "timesteps": int(self.model.num_timesteps), "snapshots": self.snapshots, "history": self.history,
+            "random_retired": self.random_retired,
             "train_seconds": self.train_seconds, "eval_seconds": self.eval_seconds,
             "next_snapshot": self.next_snapshot, "next_eval": self.next_eval, "cfg": self.cfg,
         }
@@ -269,6 +340,38 @@ class Trainer:
         self.eval_seconds = state["eval_seconds"]
         self.next_snapshot = state["next_snapshot"]
         self.next_eval = state["next_eval"]
+        self.random_retired = bool(state.get("random_retired", False))
+
+    # ----------------------------------------------------------- warm start
+    def demonstrations(self, quiet: bool) -> dict:
+        """The teacher's games for cloning (see :mod:`spyenvs.experiments.warm_start`)."""
+        from spyenvs.agents.registry import make_policy
+        from spyenvs.core.progress import progress_bar
+        from spyenvs.experiments.warm_start import collect_demonstrations
+
+        ws = self.cfg["warm_start"]
+        teacher = make_policy(ws["teacher"], seed=self.cfg["seed"] + 17)
+        games = int(ws["games"])
+        with progress_bar(games, f"{ws['teacher']} games to clone", enabled=not quiet) as bar:
+            return collect_demonstrations(self._probe, teacher, games, self.cfg["seed"] + 23,
+                                          self.cfg["learner_kinds"] or self.kinds, self.kinds, self.scale,
+                                          gamma=self.cfg["ppo"]["gamma"], max_decisions=self.cfg["max_decisions"],
+                                          progress=bar.update)
+
+    def warm_start(self, demos: dict) -> None:
+        """Clone the teacher into the fresh network (actor and critic)."""
+        from spyenvs.experiments.warm_start import behaviour_clone
+
+        ws = self.cfg["warm_start"]
+        t0 = time.monotonic()
+        self.warm_start_stats = behaviour_clone(self.model.policy, demos, ws["epochs"], ws["batch_size"],
+                                                ws["learning_rate"], seed=self.cfg["seed"])
+        self.train_seconds += time.monotonic() - t0
+        self.save_policy(os.path.join(self.out, "cloned.pt"), f"{self.env_id}_cloned")
+        if not self.quiet:
+            st = self.warm_start_stats
+            print(f"cloned {ws['teacher']}: {st['samples']} decisions, agreement {st['agreement']:.1%}, "
+                  f"{st['seconds']}s", file=sys.stderr)
 
     # ----------------------------------------------------------- evaluation
     def evaluate(self, games: int, seed: int) -> dict[str, dict]:
@@ -321,7 +424,9 @@ def _callback(trainer: Trainer):
             for done, info in zip(self.locals["dones"], self.locals["infos"]):
                 if done and "outcome" in info:
                     r = info["outcome"]
-                    tr.episode_stats[info["kind"]].append(1.0 if r > 0 else (0.5 if r == 0 else 0.0))
+                    won = 1.0 if r > 0 else (0.5 if r == 0 else 0.0)
+                    tr.episode_stats[info["kind"]].append(won)
+                    tr.record_episode(info.get("opponent", "?"), won)
             t = self.num_timesteps
             if t >= tr.next_snapshot:
                 tr.next_snapshot += tr.cfg["league"]["snapshot_every"]
@@ -342,6 +447,13 @@ def _callback(trainer: Trainer):
                     self.logger.record(f"selfplay/{kind}/win_rate", float(np.mean(wins[-200:])))
                     del wins[:-200]
             self.logger.record("selfplay/snapshots", len(trainer.snapshots))
+            if trainer.update_league():
+                self.training_env.env_method("set_opponents", trainer.pool())
+            self.logger.record("selfplay/random_retired", float(trainer.random_retired))
+            if trainer.regulariser is not None:
+                loss = trainer.regulariser.apply(self.model)
+                if loss is not None:
+                    self.logger.record("selfplay/clone_loss", loss)
             stats = getattr(self.training_env, "stats", None)
             if stats and stats["learner_decisions"]:
                 # single-option learner decisions played by the env, not the network
@@ -381,7 +493,8 @@ def make_vec_env(tr: Trainer, cfg: dict):
 
         return VecSelfPlayEnv(tr.game, cfg["game"], tr.pool(), num_envs=int(cfg["n_envs"]),
                               learner_kinds=cfg["learner_kinds"], max_decisions=cfg["max_decisions"],
-                              auto_play_forced=bool(cfg["auto_play_forced"]), seed=cfg["seed"])
+                              auto_play_forced=bool(cfg["auto_play_forced"]),
+                              scale_observations=bool(cfg["scale_observations"]), seed=cfg["seed"])
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     fns = [functools.partial(_make_env, tr.game, cfg["game"], tr.pool(), cfg["learner_kinds"], cfg["max_decisions"],
@@ -418,8 +531,19 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
                            tensorboard_log=os.path.join(out, "tb"),
                            policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": act},
                            **cfg["ppo"])
+    ws, reg = cfg["warm_start"], cfg["clone_reg"]
+    demos = None
+    if int(ws["games"]) > 0 and (not resume or float(reg["coef"]) > 0):
+        demos = tr.demonstrations(quiet)
     if resume:
         tr.load_state()
+    elif demos is not None:
+        tr.warm_start(demos)
+    if demos is not None and float(reg["coef"]) > 0:
+        from spyenvs.experiments.warm_start import CloneRegulariser
+
+        tr.regulariser = CloneRegulariser(demos, reg["coef"], reg["decay_steps"], reg["steps"], reg["batch_size"],
+                                          seed=cfg["seed"])
     total = int(cfg["total_timesteps"])
     remaining = max(0, total - int(tr.model.num_timesteps))
     with progress_bar(total, f"train {tr.env_id}", enabled=not quiet) as bar:
@@ -443,7 +567,8 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
                "eval_seconds": round(tr.eval_seconds + final_seconds, 1),
                "steps_per_second": round(steps / tr.train_seconds, 1) if tr.train_seconds > 0 else None,
                "vs": final, "checkpoint": os.path.join(out, "final.pt"),
-               "env_stats": dict(getattr(venv, "stats", {}))}
+               "env_stats": dict(getattr(venv, "stats", {})), "warm_start": tr.warm_start_stats,
+               "random_retired": tr.random_retired}
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     with open(os.path.join(out, "history.json"), "w") as f:

@@ -41,6 +41,15 @@ def role_kind(role: str) -> str:
     return head if sep and tail.isdigit() else role
 
 
+def observation_scale(layout) -> tuple[np.ndarray, np.ndarray]:
+    """(low, inv) per observation index with ``(obs - low) * inv`` in [0, 1]: ``inv`` is
+    1 / (high - low), and 1 where the bounds are equal (the value is then always 0)."""
+    low, high = layout.bounds()
+    span = (high - low).astype(np.float64)
+    inv = np.where(span > 0, 1.0 / np.where(span > 0, span, 1.0), 1.0)
+    return low.astype(np.float32), inv.astype(np.float32)
+
+
 class SelfPlayEnv(gym.Env):
     """One learner against a pool of opponents; see the module docstring.
 

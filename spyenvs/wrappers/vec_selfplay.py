@@ -43,7 +43,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the core install has no SB3
     raise ImportError(f"spyenvs.wrappers.vec_selfplay needs the train extra (stable-baselines3): {exc}") from exc
 
-from .selfplay import role_kind
+from .selfplay import observation_scale, role_kind
 
 
 class _Slot:
@@ -83,6 +83,7 @@ class VecSelfPlayEnv(VecEnv):
         max_decisions: int | None = 2000,
         mix_opponents: bool = False,
         auto_play_forced: bool = True,
+        scale_observations: bool = False,
         seed: int | None = None,
     ):
         if int(num_envs) < 1:
@@ -115,6 +116,12 @@ class VecSelfPlayEnv(VecEnv):
         self.obs_size = g.observation_size
         self.role_dims = len(self.kinds) if len(self.kinds) > 1 else 0
         low, high = g.layout.bounds()
+        # scaled: (obs - low) / (high - low), so raw counts up to 36 do not saturate a
+        # tanh layer; exported actors fold this into their first layer
+        self.scale = None
+        if scale_observations:
+            self.scale = observation_scale(g.layout)
+            low, high = np.zeros_like(low), np.where(high > low, 1.0, 0.0).astype(np.float32)
         if self.role_dims:
             low = np.concatenate([low, np.zeros(self.role_dims, np.float32)])
             high = np.concatenate([high, np.ones(self.role_dims, np.float32)])
@@ -129,6 +136,7 @@ class VecSelfPlayEnv(VecEnv):
         self._obs_bufs = [np.zeros((self.num_envs, width), np.float32) for _ in range(2)]
         self._flip = 0
         self._masks = np.ones((self.num_envs, g.num_actions), bool)
+        self._terminal_row = np.zeros((1, width), np.float32)
         self._actions: np.ndarray | None = None
         self.stats = {"learner_decisions": 0, "forced_decisions": 0, "opponent_decisions": 0,
                       "opponent_calls": 0, "episodes": 0, "truncated": 0}
@@ -190,7 +198,10 @@ class VecSelfPlayEnv(VecEnv):
 
     def _write_obs(self, buf: np.ndarray, i: int, slot: _Slot) -> None:
         row = buf[i]
-        row[: self.obs_size] = slot.game.observe(slot.seat)
+        if self.scale is None:
+            row[: self.obs_size] = slot.game.observe(slot.seat)
+        else:
+            np.multiply(slot.game.observe(slot.seat) - self.scale[0], self.scale[1], out=row[: self.obs_size])
         if self.role_dims:
             row[self.obs_size:] = 0.0
             row[self.obs_size + slot.kind_index] = 1.0
@@ -247,11 +258,8 @@ class VecSelfPlayEnv(VecEnv):
 
     def _finish(self, i: int, slot: _Slot, buf, infos, rewards, dones) -> None:
         g = slot.game
-        terminal = np.empty(buf.shape[1], np.float32)
-        terminal[: self.obs_size] = g.observe(slot.seat)
-        if self.role_dims:
-            terminal[self.obs_size:] = 0.0
-            terminal[self.obs_size + slot.kind_index] = 1.0
+        self._write_obs(self._terminal_row, 0, slot)
+        terminal = self._terminal_row[0].copy()
         info = infos[i]
         if g.is_over:
             reward = float(g.outcome()[slot.seat])
