@@ -157,6 +157,8 @@ def cmd_train(args) -> int:
 
 def cmd_eval(args) -> int:
     registry.env_module(args.env_id)
+    if len(args.policies) < 2:
+        raise ValueError(f"a tournament needs at least two policies, got {len(args.policies)}")
     return _experiments("evaluate").run(args)
 
 

@@ -262,17 +262,17 @@ def play_game(
                 say("  " + line)
                 continue
             labels = [game.action_label(a) for a in legal]
-            text = game.render_text(me)
+            view_text = game.render_text(me)
             say("")
-            change = None if shown is None or full_view else view_changes(shown, text)
+            change = None if shown is None or full_view else view_changes(shown, view_text)
             if change is None:
                 say(f"==== your view ({role}), decision #{len(game.actions) + 1} ====")
-                say(text)
+                say(view_text)
             else:
                 say(f"==== your view ({role}), decision #{len(game.actions) + 1}: {change}")
-            shown = text
+            shown = view_text
             if viewer is not None:
-                viewer.show(game.render_rgb(me), text)
+                viewer.show(game.render_rgb(me), view_text)
             say(f"---- {role}: {game.decision_name()} ----")
             say(format_choices(labels))
             while True:
@@ -284,7 +284,7 @@ def play_game(
                     say(HELP_TEXT)
                     continue
                 if word in SHOW_WORDS:
-                    say(text)
+                    say(view_text)
                     say(format_choices(labels))
                     continue
                 if word in LOG_WORDS:
