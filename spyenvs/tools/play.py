@@ -7,10 +7,12 @@ move's number, its label (or a unique start or part of it), or ``#ID`` for a raw
 anything else re-prompts. ``quit``, Ctrl-C and end of input stop the game cleanly.
 The game, finished or not, is saved as a record that ``spyenvs replay`` reads.
 
+The view is printed in full when the human's turn starts and then, within the
+turn, only the lines that changed (``full_view`` prints it every time).
+
 Opponents: ``random`` is built in; other specs (``heuristic``, ``ismcts``, a
-checkpoint path) come from the optional top-level ``agents`` package, imported only
-when asked for, so ``spyenvs`` itself keeps needing numpy, gymnasium and pettingzoo
-alone.
+checkpoint path) come from :mod:`spyenvs.agents`, imported only when asked for, so
+playing against random needs numpy, gymnasium and pettingzoo alone.
 """
 
 from __future__ import annotations
