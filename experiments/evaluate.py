@@ -176,16 +176,16 @@ def main(argv=None) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command-line arguments (shared with ``spyenvs eval``)."""
-    from spyenvs.cli import _add_eval_arguments
+    from spyenvs.tools.arguments import add_eval_arguments
 
-    _add_eval_arguments(parser)
+    add_eval_arguments(parser)
 
 
 def run(args) -> int:
-    from spyenvs.cli import _parse_config
+    from spyenvs.tools.arguments import parse_key_values
     from spyenvs.core.progress import progress_bar
 
-    config = _parse_config(args.set)
+    config = parse_key_values(args.set)
     if len(args.policies) < 2:
         raise SystemExit("a tournament needs at least two policies")
     population = {}

@@ -447,15 +447,15 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command-line arguments: the same as ``spyenvs train`` (whose Ray options
     --iterations, --address and --num-cpus serve this trainer)."""
-    from spyenvs.cli import _add_train_arguments
+    from spyenvs.tools.arguments import add_train_arguments
 
-    _add_train_arguments(parser)
+    add_train_arguments(parser)
 
 
 def run(args) -> int:
-    from spyenvs.cli import _parse_config
+    from spyenvs.tools.arguments import parse_key_values
 
-    overrides = _parse_config(getattr(args, "opt", None))
+    overrides = parse_key_values(getattr(args, "opt", None), "--opt")
     if getattr(args, "iterations", None) is not None:
         overrides["iterations"] = args.iterations
     path = args.config or default_config_path(args.env_id)

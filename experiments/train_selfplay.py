@@ -113,8 +113,16 @@ def merge_config(defaults: dict, path: str | None, env_id: str | None = None, ov
     if path:
         import yaml
 
-        with open(path) as f:
-            data = yaml.safe_load(f) or {}
+        try:
+            with open(path) as f:
+                data = yaml.safe_load(f) or {}
+        except OSError as exc:
+            raise ValueError(f"cannot read the training config {path}: {exc.strerror or exc}") from exc
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise ValueError(f"{path}: not valid YAML{where}: {problem}") from exc
         if not isinstance(data, dict):
             raise ValueError(f"{path}: a training config must be a YAML mapping")
         cfg = deep_merge(cfg, data)
@@ -138,9 +146,36 @@ def merge_config(defaults: dict, path: str | None, env_id: str | None = None, ov
     return cfg
 
 
+def check_option_types(cfg: dict, defaults: dict, prefix: str = "", open_sections: tuple[str, ...] = ("game",)) -> None:
+    """Every option whose default is not None has the default's type (an int is a
+    fine float); a ValueError names the option and the allowed type."""
+    names = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
+             list: "a list", dict: "a mapping"}
+    for key, default in defaults.items():
+        name = prefix + key
+        if default is None or name in open_sections or key not in cfg:
+            continue
+        value = cfg[key]
+        kind = type(default)
+        if kind is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        elif kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, kind)
+        if not ok:
+            raise ValueError(f"training option {name!r} must be {names.get(kind, kind.__name__)}, "
+                             f"got {value!r} ({type(value).__name__})")
+        if kind is dict:
+            check_option_types(value, default, name + ".", open_sections)
+
+
 def load_config(path: str | None, env_id: str | None = None, overrides: dict | None = None) -> dict:
-    """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys allowed)."""
-    return merge_config(DEFAULTS, path, env_id, overrides)
+    """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys allowed); every
+    option must have its default's type."""
+    cfg = merge_config(DEFAULTS, path, env_id, overrides)
+    check_option_types(cfg, DEFAULTS)
+    return cfg
 
 
 def final_table(title: str, kinds, final: dict) -> str:
@@ -184,6 +219,21 @@ def actor_weights(policy, scale: tuple[np.ndarray, np.ndarray] | None = None) ->
         w[:, :d] *= inv.astype(np.float64)
         out[0] = (w, b)
     return [(w.astype(np.float32), b.astype(np.float32)) for w, b in out]
+
+
+def read_state(path: str) -> tuple[dict, dict]:
+    """``state.pt`` as (raw tensors, decoded meta); a missing or unreadable file is a
+    one-line error and the run's files are left as they are."""
+    import torch
+
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"--resume: no {path} to resume from")
+    try:
+        raw = torch.load(path, map_location="cpu", weights_only=True)
+        return raw, json.loads(raw["meta"])
+    except Exception as exc:  # torch raises RuntimeError, UnpicklingError, EOFError ... on a damaged file
+        why = str(exc).strip().splitlines()[0].split(". ")[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"--resume: cannot read {path} ({why}); it is left as it is") from exc
 
 
 class Trainer:
@@ -322,13 +372,8 @@ class Trainer:
         os.replace(tmp, os.path.join(self.out, "state.pt"))
 
     def load_state(self) -> None:
-        import torch
-
         path = os.path.join(self.out, "state.pt")
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"--resume: no {path} to resume from")
-        raw = torch.load(path, map_location="cpu", weights_only=True)
-        state = json.loads(raw["meta"])
+        raw, state = read_state(path)
         if state["cfg"]["env_id"] != self.env_id:
             raise ValueError(f"{path} is a run of {state['cfg']['env_id']}, not {self.env_id}")
         self.model.policy.load_state_dict(raw["policy"])
@@ -517,12 +562,9 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     from spyenvs.core.stats import wilson_interval  # noqa: F401  (intervals come from evaluate_vs)
 
     out = out or os.path.join("runs", cfg["env_id"])
-    os.makedirs(out, exist_ok=True)
-    tr = Trainer(cfg, out, game=game, quiet=quiet)
-    if resume and os.path.isfile(os.path.join(out, "state.pt")):
-        import torch
-
-        saved = json.loads(torch.load(os.path.join(out, "state.pt"), map_location="cpu", weights_only=True)["meta"])
+    tr = Trainer(cfg, out, game=game, quiet=quiet)  # a bad env id or game option fails before out exists
+    if resume:
+        _, saved = read_state(os.path.join(out, "state.pt"))
         tr.snapshots = [p for p in saved["snapshots"] if os.path.isfile(p)]
     venv = make_vec_env(tr, cfg)
     act = {"tanh": nn.Tanh, "relu": nn.ReLU}[cfg["net"]["activation"]]
@@ -535,6 +577,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     demos = None
     if int(ws["games"]) > 0 and (not resume or float(reg["coef"]) > 0):
         demos = tr.demonstrations(quiet)
+    os.makedirs(out, exist_ok=True)
     if resume:
         tr.load_state()
     elif demos is not None:
@@ -545,8 +588,11 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
         tr.regulariser = CloneRegulariser(demos, reg["coef"], reg["decay_steps"], reg["steps"], reg["batch_size"],
                                           seed=cfg["seed"])
     total = int(cfg["total_timesteps"])
-    remaining = max(0, total - int(tr.model.num_timesteps))
-    with progress_bar(total, f"train {tr.env_id}", enabled=not quiet) as bar:
+    start = int(tr.model.num_timesteps)
+    remaining = max(0, total - start)
+    # SB3 collects whole rollouts of n_envs * n_steps, so it stops at the first multiple past total
+    rollout = venv.num_envs * int(cfg["ppo"]["n_steps"])
+    with progress_bar(start + -(-remaining // rollout) * rollout, f"train {tr.env_id}", enabled=not quiet) as bar:
         tr.bar = bar
         bar.update(int(tr.model.num_timesteps))
         if remaining:
@@ -586,9 +632,9 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command-line arguments (shared with ``spyenvs train``)."""
-    from spyenvs.cli import _add_train_arguments
+    from spyenvs.tools.arguments import add_train_arguments
 
-    _add_train_arguments(parser)
+    add_train_arguments(parser)
 
 
 def default_config_path(env_id: str, prefix: str = "") -> str | None:
@@ -605,9 +651,9 @@ def default_config_path(env_id: str, prefix: str = "") -> str | None:
 
 
 def run(args) -> int:
-    from spyenvs.cli import _parse_config
+    from spyenvs.tools.arguments import parse_key_values
 
-    overrides = _parse_config(args.opt)
+    overrides = parse_key_values(args.opt, "--opt")
     if args.timesteps is not None:
         overrides["total_timesteps"] = args.timesteps
     path = args.config or default_config_path(args.env_id)

@@ -1,36 +1,47 @@
-"""The `spyenvs` command: list, match, bench, replay, play (and train, eval when
-their modules are installed). Each subcommand is a small function here that calls
-into the module that owns the work."""
+"""The `spyenvs` command: list, play, replay, match and bench the envs; train and eval need the train extra.
+
+Each subcommand is a small function here that calls into the module that owns the
+work. This module is the top: nothing imports it. The argument lists that the
+trainers share with it live in :mod:`spyenvs.tools.arguments`, and the trainers
+themselves are imported only when ``train``/``eval`` run."""
 
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
+import importlib.util
+import os
 import sys
 
 from . import registry
 from .core.errors import SpyenvsError
+from .tools.arguments import (
+    add_eval_arguments,
+    add_train_arguments,
+    non_negative_int,
+    parse_key_values,
+    positive_float,
+    positive_int,
+)
+
+#: where the rules specifications live in the repository (cited by option notes and tests)
+RULES_DIR = "docs/rules"
+
+#: import names the ``train`` extra brings (checked before a trainer is imported)
+TRAIN_EXTRA_MODULES = ("yaml", "torch", "stable_baselines3", "sb3_contrib")
+TRAIN_EXTRA_HINT = "pip install torch==2.13.0 && pip install -e '.[train]'"
 
 
-def _parse_config(items):
-    """KEY=VALUE pairs into a config dict; values are parsed as JSON when they can be."""
-    config = {}
-    for item in items or []:
-        if "=" not in item:
-            raise SystemExit(f"--set expects KEY=VALUE, got {item!r}")
-        key, value = item.split("=", 1)
-        try:
-            config[key] = json.loads(value)
-        except json.JSONDecodeError:
-            config[key] = value
-    return config
+def rules_file(env_id: str) -> str:
+    """The rules specification of ``env_id`` in the repository, e.g. docs/rules/unrest.md."""
+    return f"{RULES_DIR}/{env_id.rsplit('_v', 1)[0]}.md"
 
 
 def cmd_list(args) -> int:
     for env_id in registry.ENV_IDS:
         cls = registry.game_class(env_id)
         game = cls()
-        print(f"{env_id}: roles {', '.join(game.roles)} (default config)")
+        print(f"{env_id}: roles {', '.join(game.roles)} (default config); rules: {rules_file(env_id)}")
         for name, p in cls.CONFIG.items():
             print(f"    {name} = {p.default!r}  ({p.allowed()}) {p.doc}")
     return 0
@@ -40,7 +51,7 @@ def cmd_match(args) -> int:
     from .core.progress import progress_bar
     from .tools.match import format_summary, play_random_match
 
-    config = _parse_config(args.set)
+    config = parse_key_values(args.set)
     if args.players is not None:
         config["num_players"] = args.players
     with progress_bar(args.games, f"{args.env_id} games", enabled=not args.quiet) as bar:
@@ -55,7 +66,7 @@ def cmd_bench(args) -> int:
         return _experiments("train_bench").main(argv)
     from .tools.bench import format_rows, run_bench
 
-    extra = _parse_config(args.set)
+    extra = parse_key_values(args.set)
     rows = run_bench(args.env or None, args.players or None, args.seconds, args.repeats, extra,
                      progress=None if args.quiet else (lambda m: print(m, file=sys.stderr)))
     print(format_rows(rows))
@@ -100,42 +111,57 @@ def _record_roles(rec) -> tuple[str, ...]:
 def cmd_play(args) -> int:
     from .tools.play import play_game
 
-    config = _parse_config(args.set)
+    config = parse_key_values(args.set)
     if args.players is not None:
         config["num_players"] = args.players
     registry.env_module(args.env_id)  # unknown ids fail here with the list of ids
     play_game(args.env_id, config, seat=args.seat, opponents=args.vs or ["random"], seed=args.seed,
-              record_path=args.record, save=not args.no_record, window=args.window)
+              record_path=args.record, save=not args.no_record, window=args.window,
+              full_view=args.full_map)
     return 0
 
 
-def _experiments(module: str):
-    """spyenvs.experiments.<module>, which needs the ``train`` extra (torch, sb3-contrib ...)."""
-    import importlib
+def _missing_modules(names) -> list[str]:
+    """The import names among ``names`` that are not installed."""
+    missing = []
+    for name in names:
+        try:
+            if importlib.util.find_spec(name) is None:
+                missing.append(name)
+        except (ImportError, ValueError):
+            missing.append(name)
+    return missing
 
+
+def _experiments(module: str, needs=()):
+    """spyenvs.experiments.<module>, which needs the ``train`` extra (torch, sb3-contrib ...)."""
+    missing = _missing_modules(needs)
+    if missing:
+        raise SystemExit(f"spyenvs: error: this command needs the train extra (missing: {', '.join(missing)}); "
+                         f"install it with: {TRAIN_EXTRA_HINT}")
     try:
         return importlib.import_module(f"spyenvs.experiments.{module}")
     except ImportError as exc:
-        raise SystemExit(
-            f"spyenvs: error: this command needs the training extra ({exc}); install it with\n"
-            "  pip install torch==2.13.0 && pip install -e '.[train]'"
-        ) from exc
+        raise SystemExit(f"spyenvs: error: this command needs the train extra ({exc}); "
+                         f"install it with: {TRAIN_EXTRA_HINT}") from exc
 
 
 def cmd_train(args) -> int:
+    registry.env_module(args.env_id)  # unknown ids fail before anything is written
     if args.backend == "rllib":
-        try:
-            import ray.rllib  # noqa: F401
-        except ImportError as exc:
+        missing = _missing_modules(("ray", "yaml"))
+        if missing:
             raise SystemExit(
-                f"spyenvs: error: --backend rllib needs the rllib extra ({exc}); in its own venv:\n"
-                "  pip install torch==2.13.0 && pip install -e '.[rllib]'"
-            ) from exc
+                f"spyenvs: error: --backend rllib needs the rllib extra (missing: {', '.join(missing)}); "
+                "in its own venv: pip install torch==2.13.0 && pip install -e '.[rllib]'")
         return _experiments("rllib_selfplay").run(args)
-    return _experiments("train_selfplay").run(args)
+    return _experiments("train_selfplay", needs=TRAIN_EXTRA_MODULES).run(args)
 
 
 def cmd_eval(args) -> int:
+    registry.env_module(args.env_id)
+    if len(args.policies) < 2:
+        raise ValueError(f"a tournament needs at least two policies, got {len(args.policies)}")
     return _experiments("evaluate").run(args)
 
 
@@ -148,18 +174,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("match", help="play random-vs-random games and print a summary")
     p.add_argument("env_id", choices=registry.ENV_IDS)
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--players", type=positive_int, default=None)
+    p.add_argument("--games", type=positive_int, default=200)
+    p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("bench", help="steps/s of random play vs PettingZoo connect_four_v3")
     p.add_argument("--env", action="append", choices=registry.ENV_IDS, help="env id (repeatable; default all)")
-    p.add_argument("--players", action="append", type=int, help="player count (repeatable; default all tested)")
-    p.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--players", action="append", type=positive_int, help="player count (repeatable; default all tested)")
+    p.add_argument("--seconds", type=positive_float, default=1.0, help="seconds per measurement")
+    p.add_argument("--repeats", type=positive_int, default=3)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--train", action="store_true",
@@ -173,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--every-step", action="store_true", help="print the state after every decision (non-interactive)")
     p.add_argument("--interactive", action=argparse.BooleanOptionalAction, default=None,
                    help="step with Enter/b/q (default: when the input is a terminal)")
-    p.add_argument("--step", type=int, default=0, help="interactive: start at this step")
+    p.add_argument("--step", type=non_negative_int, default=0, help="interactive: start at this step")
     p.add_argument("--html", metavar="OUT.html", help="write one self-contained HTML replay page instead")
     p.add_argument("--images", choices=("auto", "all", "none"), default="auto",
                    help="HTML: board pictures per step (auto: when the game draws its own)")
@@ -181,70 +207,65 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game in the terminal against policies")
     p.add_argument("env_id", help="env id (spyenvs list)")
-    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--players", type=positive_int, default=None)
     p.add_argument("--seat", default="0", help="your seat: index or role name (default 0)")
     p.add_argument("--vs", action="append", metavar="POLICY",
                    help="random, heuristic, ismcts or a checkpoint path; once for all opponents or "
                         "once per other seat in order (default random)")
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=non_negative_int, default=None)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
     p.add_argument("--record", default=None, help="where to save the game record (default ./spyenvs-play-ENV-seedN.json)")
     p.add_argument("--no-record", action="store_true", help="do not save the game")
     p.add_argument("--window", action="store_true", help="also show your view's picture in a window (pygame)")
+    p.add_argument("--full-map", "--full-view", dest="full_map", action="store_true",
+                   help="print your whole view before every decision (default: in full when your turn "
+                        "starts, then only the lines that changed)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("train", help="MaskablePPO self-play with a snapshot league (needs the train extra)")
-    _add_train_arguments(p)
+    add_train_arguments(p)
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("eval", help="tournament between policies: win rates per role, Elo")
-    _add_eval_arguments(p)
+    add_eval_arguments(p)
     p.set_defaults(func=cmd_eval)
     return parser
 
 
-def _add_train_arguments(p) -> None:
-    # the same arguments as experiments/train_selfplay.py, declared here so that
-    # `spyenvs --help` works without the train extra
-    p.add_argument("env_id", help="env id, e.g. unrest_v0")
-    p.add_argument("--config", default=None,
-                   help="YAML training config (default: configs/<game>.yaml; configs/rllib_<game>.yaml with --backend rllib)")
-    p.add_argument("--out", default=None, help="output folder (default runs/<env_id>, runs/rllib_<env_id> with --backend rllib)")
-    p.add_argument("--resume", action="store_true", help="continue the run in --out from its state.pt")
-    p.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
-    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
-                   help="override a config option, dotted (ppo.n_steps=256, game.num_players=3)")
-    p.add_argument("--quiet", action="store_true")
-    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
-                   help="sb3: MaskablePPO on this machine; rllib: Ray RLlib, local or a cluster (docs/rllib.md)")
-    p.add_argument("--iterations", type=int, default=None, help="rllib: training iterations")
-    p.add_argument("--address", default=None, help="rllib: Ray cluster to join (auto, HOST:6379, ray://HOST:10001)")
-    p.add_argument("--num-cpus", type=int, default=None, help="rllib: CPUs of the local Ray instance")
-
-
-def _add_eval_arguments(p) -> None:
-    p.add_argument("env_id")
-    p.add_argument("policies", nargs="+", help="random, heuristic, ismcts[:SIMS], or a checkpoint path")
-    p.add_argument("--games", type=int, default=100, help="games per ordered pair (seats rotate)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
-    p.add_argument("--out", default=None, help="folder for tournament.json and tournament.md")
-    p.add_argument("--max-decisions", type=int, default=5000)
-    p.add_argument("--curve", metavar="HISTORY.json", default=None,
-                   help="also plot a training run's history.json as learning_curve.png (in --out, else beside it)")
-    p.add_argument("--quiet", action="store_true")
-
-
 def main(argv=None) -> int:
+    """Run one subcommand; every user error ends as one ``spyenvs: error:`` line and a
+    non-zero exit status (2; 130 on Ctrl-C)."""
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except (SpyenvsError, ValueError) as exc:
-        print(f"spyenvs: error: {exc}", file=sys.stderr)
+        print(f"spyenvs: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # `spyenvs replay FILE | head`: the reader has gone; stop quietly, and point
+        # stdout at /dev/null so the interpreter's final flush does not fail again
+        _silence_stdout()
+        return 1
+    except OSError as exc:  # a missing or unreadable file named on the command line
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"spyenvs: error: {where}{exc.strerror or _one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # stdout is not a real file (tests)
+        pass
 
 
 if __name__ == "__main__":

@@ -1,6 +1,5 @@
-"""`spyenvs match`: a quick match between policies on one env, printed as a readable
-summary (win share per seat with Wilson 95% intervals, game length). Until trained
-agents exist it is the README's main job with random players."""
+"""`spyenvs match`: a quick random-vs-random match on one env, printed as a readable
+summary (win share per seat with Wilson 95% intervals, game length)."""
 
 from __future__ import annotations
 
@@ -14,6 +13,8 @@ from ..registry import make_game
 
 def play_random_match(env_id: str, games: int, seed: int = 0, config=None, progress=None):
     """Play ``games`` random-vs-random games on the bare game; returns a summary dict."""
+    if games < 1:
+        raise ValueError(f"games must be a positive integer, got {games}")
     config = config or {}
     probe = make_game(env_id, **config)
     roles = probe.roles

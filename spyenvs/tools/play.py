@@ -7,14 +7,17 @@ move's number, its label (or a unique start or part of it), or ``#ID`` for a raw
 anything else re-prompts. ``quit``, Ctrl-C and end of input stop the game cleanly.
 The game, finished or not, is saved as a record that ``spyenvs replay`` reads.
 
+The view is printed in full when the human's turn starts and then, within the
+turn, only the lines that changed (``full_view`` prints it every time).
+
 Opponents: ``random`` is built in; other specs (``heuristic``, ``ismcts``, a
-checkpoint path) come from the optional top-level ``agents`` package, imported only
-when asked for, so ``spyenvs`` itself keeps needing numpy, gymnasium and pettingzoo
-alone.
+checkpoint path) come from :mod:`spyenvs.agents`, imported only when asked for, so
+playing against random needs numpy, gymnasium and pettingzoo alone.
 """
 
 from __future__ import annotations
 
+import difflib
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -151,6 +154,26 @@ def format_choices(labels: list[str], width: int | None = None) -> str:
     return "\n".join(rows)
 
 
+def view_changes(before: str, after: str) -> str | None:
+    """What changed between two renderings of a view, compactly: the changed and
+    new lines of ``after`` (a map row carries its own row label, a status line its
+    own name), or a note that nothing changed; None when most of it changed (then
+    the whole view is clearer). Used within one turn instead of reprinting the view."""
+    if before == after:
+        return "unchanged (s = show it)"
+    old, new = before.splitlines(), after.splitlines()
+    changed: list[str] = []
+    for op, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if op in ("replace", "insert"):
+            changed.extend(new[j1:j2])
+    changed = [line for line in changed if line.strip()]
+    if not changed:
+        return "lines removed (s = show it)"
+    if len(changed) > max(6, len(new) // 2):
+        return None
+    return "changed lines (s = show all) ====\n" + "\n".join(changed)
+
+
 # -------------------------------------------------------------------- play
 @dataclass
 class PlayResult:
@@ -177,11 +200,17 @@ def play_game(
     out: TextIO | None = None,
     window: bool = False,
     auto_forced: bool = True,
+    full_view: bool = False,
 ) -> PlayResult:
     """Play one game: the human at ``seat``, ``opponents`` at the other seats (one
     spec for all, or one per other seat in seat order). Returns the record and where
     it was saved. Input comes from ``input_fn`` (scripted in tests). With
-    ``auto_forced`` a decision with a single legal move is made without asking."""
+    ``auto_forced`` a decision with a single legal move is made without asking.
+
+    The view is printed in full when the human's turn starts (their first decision
+    after another role moved); further decisions of the same turn (a Specter Ops
+    move is one decision per space) show only the lines that changed, unless
+    ``full_view``. ``s`` prints the whole view at any time."""
     out = out or sys.stdout
     input_fn = input_fn or input
 
@@ -215,10 +244,12 @@ def play_game(
     say(f"You play {role}. Type ? for help.")
 
     finished = False
+    shown: str | None = None  # the view as last printed in full or as a change
     try:
         while not game.is_over:
             p = game.current_player
             if p != me:
+                shown = None  # someone else moved: the next own decision starts a turn
                 a = policy_action(policies[p], game, p)
                 line = f"{game.roles[p]}: {game.action_label_for(a, me)}"
                 game.step(a)
@@ -233,11 +264,17 @@ def play_game(
                 say("  " + line)
                 continue
             labels = [game.action_label(a) for a in legal]
+            view_text = game.render_text(me)
             say("")
-            say(f"==== your view ({role}), decision #{len(game.actions) + 1} ====")
-            say(game.render_text(me))
+            change = None if shown is None or full_view else view_changes(shown, view_text)
+            if change is None:
+                say(f"==== your view ({role}), decision #{len(game.actions) + 1} ====")
+                say(view_text)
+            else:
+                say(f"==== your view ({role}), decision #{len(game.actions) + 1}: {change}")
+            shown = view_text
             if viewer is not None:
-                viewer.show(game.render_rgb(me), game.render_text(me))
+                viewer.show(game.render_rgb(me), view_text)
             say(f"---- {role}: {game.decision_name()} ----")
             say(format_choices(labels))
             while True:
@@ -249,7 +286,7 @@ def play_game(
                     say(HELP_TEXT)
                     continue
                 if word in SHOW_WORDS:
-                    say(game.render_text(me))
+                    say(view_text)
                     say(format_choices(labels))
                     continue
                 if word in LOG_WORDS:

@@ -2,7 +2,7 @@
 seat played by a policy drawn from an opponent pool (for SB3 / sb3-contrib
 ``MaskablePPO``).
 
-Decisions made here (documented in the README's training section):
+Decisions made here:
 
 * **One shared learner for all roles.** Roles of the same *kind* ('player_0',
   'player_1' -> 'player'; 'hunter_0', 'hunter_1' -> 'hunter') play the same part;

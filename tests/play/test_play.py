@@ -178,3 +178,62 @@ def test_a_forced_move_is_played_without_asking(toy_env_id, tmp_path, monkeypatc
     assert res.finished and "player_0 (you): swap (the only legal move)" in text
     res, text = run(toy_env_id, ["2", "1"], tmp_path, seat=0, auto_forced=False)
     assert res.finished and "---- player_0: stay_or_swap ----" in text
+
+
+# ------------------------------------------------- one view per turn
+def test_view_changes_shows_only_the_changed_lines():
+    from spyenvs.tools.play import view_changes
+
+    before = "\n".join(f"row {i} ....." for i in range(30)) + "\nstatus: 0"
+    after = before.replace("row 7 .....", "row 7 ..A..").replace("status: 0", "status: 1")
+    change = view_changes(before, after)
+    assert change.splitlines()[1:] == ["row 7 ..A..", "status: 1"]
+    assert view_changes(before, before).startswith("unchanged")
+    assert view_changes(before, "\n".join(f"other {i}" for i in range(31))) is None  # most of it changed
+
+
+def map_header():
+    """The Specter Ops map's column-letter line, printed once with every whole map."""
+    game = make_game("specter_ops_v0", num_players=2)
+    game.reset(3)
+    return next(line for line in game.render_text(0).splitlines() if "ABCDEFGHIJKLMNOPQRSTUVW" in line)
+
+
+def own_decision_headers(text):
+    return [line for line in text.splitlines() if line.startswith("==== your view (")]
+
+
+@pytest.mark.parametrize("full_view", [False, True])
+def test_specter_ops_map_is_printed_once_per_turn_unless_asked(tmp_path, full_view):
+    """The agent's set-up and her move are many decisions in a row: the 32-row map is
+    printed when her turn starts, then only what changed (issue 13), unless full_view."""
+    out = io.StringIO()
+    play_game("specter_ops_v0", {"num_players": 2}, seat="agent", seed=3, input_fn=scripted(["1"] * 12),
+              out=out, save=False, full_view=full_view)
+    text = out.getvalue()
+    headers = own_decision_headers(text)
+    full = [h for h in headers if h.endswith(" ====") and ": " not in h.split("decision #", 1)[1]]
+    assert len(headers) >= 8
+    first_map_row = map_header()
+    if full_view:
+        assert len(full) == len(headers) == text.count(first_map_row)
+    else:
+        assert len(full) < len(headers) / 2 and text.count(first_map_row) == len(full)
+        assert any("changed lines" in h for h in headers)
+
+
+def test_show_prints_the_whole_view_mid_turn(tmp_path):
+    out = io.StringIO()
+    play_game("specter_ops_v0", {"num_players": 2}, seat="agent", seed=3,
+              input_fn=scripted(["1", "1", "s", "1"]), out=out, save=False)
+    first_map_row = map_header()
+    assert out.getvalue().count(first_map_row) == 2  # the turn's start and the "s"
+
+
+def test_play_full_map_flag_reaches_the_play_loop(monkeypatch):
+    seen = {}
+    monkeypatch.setattr("spyenvs.tools.play.play_game", lambda *a, **kw: seen.update(kw))
+    assert main(["play", "unrest_v0", "--full-map", "--no-record"]) == 0
+    assert seen["full_view"] is True
+    assert main(["play", "unrest_v0", "--no-record"]) == 0
+    assert seen["full_view"] is False

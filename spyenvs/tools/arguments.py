@@ -1,0 +1,95 @@
+"""Command-line arguments shared by ``spyenvs`` and the scripts it runs: the
+KEY=VALUE parser and the ``train`` and ``eval`` argument lists.
+
+They live here, below both, so that :mod:`spyenvs.cli` is the only top: the CLI
+imports the trainers (lazily, they need the ``train`` extra), the trainers'
+own ``main()`` import these definitions, and nothing imports :mod:`spyenvs.cli`.
+Only argparse and json are needed, so ``spyenvs train --help`` works on a core-only
+install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def parse_key_values(items: list[str] | None, flag: str = "--set") -> dict[str, Any]:
+    """KEY=VALUE pairs into a dict; values are parsed as JSON when they can be
+    (``3`` is an int, ``true`` a bool, ``[1,2]`` a list), else kept as strings."""
+    config: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"{flag} expects KEY=VALUE, got {item!r}")
+        try:
+            config[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            config[key.strip()] = value
+    return config
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an int >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an int >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """argparse type: a finite float > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
+def add_train_arguments(p: argparse.ArgumentParser) -> None:
+    """``spyenvs train`` (SB3 and RLlib trainers)."""
+    p.add_argument("env_id", help="env id, e.g. unrest_v0")
+    p.add_argument("--config", default=None,
+                   help="YAML training config (default: configs/<game>.yaml; configs/rllib_<game>.yaml with --backend rllib)")
+    p.add_argument("--out", default=None, help="output folder (default runs/<env_id>, runs/rllib_<env_id> with --backend rllib)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its state.pt")
+    p.add_argument("--timesteps", type=positive_int, default=None, help="override total_timesteps")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
+                   help="override a config option, dotted (ppo.n_steps=256, game.num_players=3)")
+    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: MaskablePPO on this machine; rllib: Ray RLlib, local or a cluster (docs/rllib.md)")
+    p.add_argument("--iterations", type=positive_int, default=None, help="rllib: training iterations")
+    p.add_argument("--address", default=None, help="rllib: Ray cluster to join (auto, HOST:6379, ray://HOST:10001)")
+    p.add_argument("--num-cpus", type=positive_int, default=None, help="rllib: CPUs of the local Ray instance")
+
+
+def add_eval_arguments(p: argparse.ArgumentParser) -> None:
+    """``spyenvs eval``."""
+    p.add_argument("env_id")
+    p.add_argument("policies", nargs="+", help="random, heuristic, ismcts[:SIMS], or a checkpoint path")
+    p.add_argument("--games", type=positive_int, default=100, help="games per ordered pair (seats rotate)")
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
+    p.add_argument("--out", default=None, help="folder for tournament.json and tournament.md")
+    p.add_argument("--max-decisions", type=positive_int, default=5000)
+    p.add_argument("--curve", metavar="HISTORY.json", default=None,
+                   help="also plot a training run's history.json as learning_curve.png (in --out, else beside it)")
+    p.add_argument("--quiet", action="store_true")
