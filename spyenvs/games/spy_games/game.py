@@ -28,7 +28,19 @@ class SpyGames(SpyGamesRules, Game):
         "negotiation": Param("structured", str, choices=("structured", "off"), doc="§5 negotiation mode [C29]"),
         "allocation": Param("choose", str, choices=("choose", "fixed"), doc="10/8/6 zone allocation [C02]"),
         "reward": Param("win_loss", str, choices=("win_loss", "relative", "rank", "raw"), doc="terminal payoff [C41]"),
-        "auto_forced": Param(True, bool, doc="resolve decisions with exactly one legal action without a step (§9.2)"),
+        "auto_forced": Param(
+            True, bool,
+            doc="resolve a decision with exactly one legal action without a step when its being forced is "
+                "public (§9.2 Amendment): the plan pick of an infiltration is still asked unless the hand holds "
+                "a single card",
+        ),
+        "auto_forced_hidden": Param(
+            False, bool,
+            doc="LEAKY, opt-in (needs auto_forced): also skip decisions forced only by the decider's hidden hand, "
+                "i.e. the plan pick when every card in hand is one kind. This leaks through the public acting "
+                "sequence (agent_selection): every player learns that the infiltrator's hand was all one kind, "
+                "hence the exact plan card under the new spy (and the hand's kinds)",
+        ),
         "pins_block": Param(True, bool, doc="include the private-memory (pins) observation block (§9.3)"),
     }
     TEST_CONFIGS = [
@@ -37,6 +49,7 @@ class SpyGames(SpyGamesRules, Game):
         {"num_players": 4},
         {"num_players": 4, "negotiation": "off", "pins_block": False},
         {"num_players": 3, "allocation": "fixed", "auto_forced": False, "reward": "rank"},
+        {"num_players": 2, "auto_forced_hidden": True},
     ]
     BAD_CONFIGS = [
         {"num_players": 5},
@@ -45,6 +58,7 @@ class SpyGames(SpyGamesRules, Game):
         {"allocation": "random"},
         {"reward": "score"},
         {"auto_forced": 1},
+        {"auto_forced": False, "auto_forced_hidden": True},
         {"nonsense": 1},
     ]
 
@@ -55,6 +69,9 @@ class SpyGames(SpyGamesRules, Game):
         self.num_actions = NUM_ACTIONS
         self.structured = self.config["negotiation"] == "structured"
         self.auto_forced = self.config["auto_forced"]
+        self.auto_forced_hidden = self.config["auto_forced_hidden"]
+        if self.auto_forced_hidden and not self.auto_forced:
+            raise ValueError(f"{self.env_id}: auto_forced_hidden=True needs auto_forced=True")
         self.layout, self._slices = build_layout(self)
         self._starts = _Starts(self.layout)
         self._starts.perms = [_perm(self, v) for v in range(n)]

@@ -190,14 +190,27 @@ class SpyGamesRules:
         self._settle()
 
     def _settle(self):
-        """Build the next mask; with auto_forced, play single-option decisions."""
+        """Build the next mask; with auto_forced, play single-option decisions whose
+        being forced is public (§9.2 Amendment), or every one with auto_forced_hidden."""
         while self.stage != S_OVER:
             legal = self._legal_list()
-            if not (self.auto_forced and len(legal) == 1):
+            if not (self.auto_forced and len(legal) == 1 and (self.auto_forced_hidden or self._forced_publicly())):
                 self._mask = _mask_of(legal)
                 return
             self._do(legal[0])
         self._mask = _mask_of([])
+
+    def _forced_publicly(self) -> bool:
+        """Whether every player can tell that the pending decision (which has one legal
+        action) is forced, so skipping it shows nothing through the public acting
+        sequence (§9.2 Amendment). Only the plan pick depends on hidden state: the
+        kinds in the infiltrator's hand, public only when it holds one card. Every other
+        legal set is built from public state alone: MAIN has PASS plus a RECALL for any
+        spy in play (so a hidden MISSION legality never decides forcedness), ADD_CARD
+        has NO_CARD plus a card when the (public) hand size is non-zero, payments are
+        masked by zones, bases and hand sizes, and the remaining stages by public
+        spies, cases, offers and counts."""
+        return self.stage != S_INFIL_PLAN or self.hsize[self.decider] == 1
 
     def _build_mask(self):
         return _mask_of(self._legal_list() if self.stage != S_OVER else [])
