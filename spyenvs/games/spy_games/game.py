@@ -71,7 +71,7 @@ class SpyGames(SpyGamesRules, Game):
         self.auto_forced = self.config["auto_forced"]
         self.auto_forced_hidden = self.config["auto_forced_hidden"]
         if self.auto_forced_hidden and not self.auto_forced:
-            raise ValueError(f"{self.env_id}: auto_forced_hidden=True needs auto_forced=True")
+            raise ValueError(f"{self.env_id}: auto_forced_hidden=True is allowed only with auto_forced=True")
         self.layout, self._slices = build_layout(self)
         self._starts = _Starts(self.layout)
         self._starts.perms = [_perm(self, v) for v in range(n)]
