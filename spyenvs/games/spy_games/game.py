@@ -13,7 +13,7 @@ from . import data as D
 from .data import NUM_ACTIONS, S_OVER
 from .invariants import check
 from .observe import _perm, _Starts, build_layout, encode
-from .render import action_label, render_rgb, render_text
+from .render import action_label, action_label_for, render_rgb, render_text
 from .resample import resample
 from .rules import SpyGamesRules
 
@@ -143,6 +143,9 @@ class SpyGames(SpyGamesRules, Game):
     # ---------------------------------------------------------------- display
     def action_label(self, a: int) -> str:
         return action_label(self, a)
+
+    def action_label_for(self, a: int, viewer: int | None) -> str:
+        return action_label_for(self, a, viewer)
 
     def render_text(self, viewer: int | None = None) -> str:
         return render_text(self, viewer)
