@@ -2,7 +2,7 @@
 
 from spyenvs.core.envfactory import env_functions
 
-from .rules import SpyGames
+from .game import SpyGames
 
 GAME = SpyGames
 env, raw_env = env_functions(GAME)

@@ -9,78 +9,220 @@ from . import data as D
 from .data import S_OVER, kind_name
 
 SRC = ("zone1", "zone2", "zone3", "base+1", "base+2", "base+3", "cards")
+#: answers of the Agent 2 / 3 / 4 stages (ignore, bonus, penalty), named as in §2.5
+RESP_NAMES = {D.S_A2: ("ignore", "WELCOME (infiltrator draws 1)", "OBSTRUCT (infiltrator discards 1 at random)"),
+              D.S_A3: ("ignore", "ASSIST (strengthener draws 1)", "BLOCK (strengthening cancelled)"),
+              D.S_A4: ("ignore", "AMPLIFY (level +1)", "DAMPEN (level -1)")}
+
+
+def _role(g, p: int) -> str:
+    return g.roles[p] if 0 <= p < g.n else f"seat {p} (unseated)"
+
+
+def _seat(g, base: int, off: int) -> str:
+    """The player at seat offset ``off`` from ``base``, or a note for an unseated offset."""
+    return g.roles[(base + off) % g.n] if off < g.n else f"seat+{off} (unseated)"
+
+
+def _zone(g, owner: int, k: int) -> str:
+    return f"{_role(g, owner)} zone {k + 1} ({D.SUIT_NAMES[k]})"
+
+
+def _where(g, p: int, j: int) -> str:
+    loc = g.spy_loc[p][j]
+    return _zone(g, loc // 3, loc % 3) if loc >= 0 else "reserve"
+
+
+def _cases(n: int) -> str:
+    return f"{n} case{'' if n == 1 else 's'}"
+
+
+def payment_text(g, payer: int, a: int, s: int) -> str:
+    """A payment of amount a from source s (§5) of ``payer``, in words."""
+    if s < 3:
+        return f"{_cases(a)} from zone {s + 1}"
+    if s < 6:
+        off = s - 2
+        colour = _seat(g, payer, off)
+        return f"{a} {colour}-coloured case{'' if a == 1 else 's'} from base"
+    return f"{a} random card{'' if a == 1 else 's'}"
+
+
+def _cand(g, c: int) -> str:
+    cands = g.cf_cands
+    return D.SUIT_NAMES[cands[c]] if g.cf_on and 0 <= c < len(cands) and cands[c] >= 0 else f"candidate {c}"
 
 
 def action_label(g, a: int) -> str:
+    """The pending decision's action ``a`` in words, from the decider's seat (absolute
+    player names; seat offsets resolved)."""
+    P = g.decider
+    st = g.stage
     if a < D.A_PASS:
-        return f"ALLOC {'/'.join(map(str, D.ALLOCS[a]))}"
+        return f"ALLOC {'/'.join(map(str, D.ALLOCS[a]))} to zones 1/2/3"
     if a == D.A_PASS:
         return "PASS"
     if a == D.A_DRAW_EMPTY:
-        return "DRAW_EMPTY"
+        return "DRAW_EMPTY (draw 3)"
     if a < D.A_INFIL:
-        return f"RECALL agent {a - D.A_RECALL + 1}"
+        j = a - D.A_RECALL
+        return f"RECALL agent {j + 1} from {_where(g, P, j)}"
     if a < D.A_MISSION:
         o, k = divmod(a - D.A_INFIL, 3)
-        return f"INFILTRATE seat+{o + 1} zone {k + 1}"
+        return f"INFILTRATE {_seat(g, P, o + 1)} zone {k + 1} ({D.SUIT_NAMES[k]})"
     if a < D.A_EXPOSE:
-        return f"MISSION agent {a - D.A_MISSION + 1}"
+        j = a - D.A_MISSION
+        return f"MISSION agent {j + 1} in {_where(g, P, j)}"
     if a < D.A_STRENGTHEN:
         o, j = divmod(a - D.A_EXPOSE, 5)
-        return f"EXPOSE seat+{o + 1} agent {j + 1}"
+        if o + 1 >= g.n:
+            return f"EXPOSE seat+{o + 1} (unseated) agent {j + 1}"
+        w = (P + o + 1) % g.n
+        return f"EXPOSE {g.roles[w]}'s agent {j + 1} in {_where(g, w, j)}"
     if a < D.A_TAKE_CARD:
-        return f"STRENGTHEN agent {a - D.A_STRENGTHEN + 1}"
+        j = a - D.A_STRENGTHEN
+        return f"STRENGTHEN agent {j + 1} in {_where(g, P, j)}"
     if a == D.A_TAKE_CARD:
         return "TAKE_CARD"
     if a < D.A_PICK_CARD:
-        return f"PICK_AGENT {a - D.A_PICK_AGENT + 1}"
+        j = a - D.A_PICK_AGENT
+        return f"PICK_AGENT {j + 1} ({D.AGENT_NAMES[j]})"
     if a < D.A_NO_CARD:
-        return f"PICK_CARD {kind_name(a - D.A_PICK_CARD)}"
+        kind = kind_name(a - D.A_PICK_CARD)
+        return f"ADD {kind} face down" if st == D.S_ADD_CARD else f"PLAN {kind}"
     if a == D.A_NO_CARD:
-        return "NO_CARD"
+        return "NO_CARD (add nothing)"
     if a == D.A_OFFER_NONE:
         return "OFFER_NONE"
     if a < D.A_WITHDRAW:
         x = a - D.A_STANDDOWN
-        return f"OFFER_STANDDOWN {x // 7 + 1} from {SRC[x % 7]}"
+        return f"OFFER_STANDDOWN: pay {payment_text(g, P, x // 7 + 1, x % 7)}"
     if a < D.A_DEMAND:
         x = a - D.A_WITHDRAW
-        return f"OFFER_WITHDRAW {x // 7 + 1} from {SRC[x % 7]}"
+        return f"OFFER_WITHDRAW (spy recalled): pay {payment_text(g, P, x // 7 + 1, x % 7)}"
     if a < D.A_REJECT:
-        return f"OFFER_DEMAND {a - D.A_DEMAND + 1}"
+        return f"OFFER_DEMAND: pay me {a - D.A_DEMAND + 1} and I recall the spy"
     if a == D.A_REJECT:
         return "REJECT"
     if a == D.A_ACCEPT:
         return "ACCEPT"
     if a < D.A_REF_OFFER:
-        return f"ACCEPT_PAY_FROM {SRC[a - D.A_PAY_FROM]}"
+        amt = g.offer[1] if g.offer is not None else 1
+        return f"ACCEPT_PAY_FROM {SRC[a - D.A_PAY_FROM]}: pay {payment_text(g, P, amt, a - D.A_PAY_FROM)}"
     if a < D.A_REF_ACCEPT_I:
         x = a - D.A_REF_OFFER
-        return f"REF_OFFER candidate {x // 21} pay {(x % 21) // 7 + 1} from {SRC[x % 7]}"
-    if a == D.A_REF_ACCEPT_I:
-        return "REF_ACCEPT_I"
-    if a == D.A_REF_ACCEPT_D:
-        return "REF_ACCEPT_D"
+        return f"REF_OFFER {_cand(g, x // 21)}: pay {payment_text(g, P, (x % 21) // 7 + 1, x % 7)}"
+    if a == D.A_REF_ACCEPT_I or a == D.A_REF_ACCEPT_D:
+        idx = a - D.A_REF_ACCEPT_I
+        who = (g.cf_I, g.cf_D)[idx]
+        off = g.cf_offer[idx] if g.cf_on else None
+        what = f": {_cand(g, off[0])} for {payment_text(g, who, off[1], off[2])}" if off else ""
+        return f"REF_ACCEPT_{'ID'[idx]} ({_role(g, who)}'s offer{what})"
     if a < D.A_TIE_I:
-        return f"REF_FREE candidate {a - D.A_REF_FREE}"
+        return f"REF_FREE {_cand(g, a - D.A_REF_FREE)}"
     if a < D.A_A1:
-        return ("TIE_TO I", "TIE_TO D")[a - D.A_TIE_I]
+        idx = a - D.A_TIE_I
+        return f"TIE_TO {'ID'[idx]} ({_role(g, (g.cf_I, g.cf_D)[idx])})"
     if a < D.A_RESP:
-        return ("A1 none", "A1 I+1", "A1 I-1", "A1 D+1", "A1 D-1")[a - D.A_A1]
+        x = a - D.A_A1
+        if x == 0:
+            return "A1 none"
+        side = "I" if x <= 2 else "D"
+        who = _role(g, g.cf_I if side == "I" else g.cf_D)
+        return f"A1 {side}{'+1' if x % 2 else '-1'} ({who})"
     if a < D.A_FIXER:
-        return ("ignore", "bonus", "penalty")[a - D.A_RESP]
+        return RESP_NAMES.get(st, ("ignore", "bonus", "penalty"))[a - D.A_RESP]
     if a < D.A_KOMP:
         return ("FIXER decline", "FIXER take over")[a - D.A_FIXER]
     if a < D.A_RAID:
         return ("KOMPROMAT hold", "KOMPROMAT play")[a - D.A_KOMP]
     if a < D.A_PURGE:
-        return f"RAID_PICK colour+{a - D.A_RAID}"
+        return f"RAID_PICK a {_seat(g, P, a - D.A_RAID)}-coloured case"
     if a < D.A_FIRST:
         o, j = divmod(a - D.A_PURGE, 5)
-        return f"PURGE_PICK seat+{o + 1} agent {j + 1}"
+        return f"PURGE_PICK {_seat(g, P, o + 1)}'s agent {j + 1}"
     if a < D.NUM_ACTIONS:
-        return f"FIRST_PLAYER seat+{a - D.A_FIRST}"
+        return f"FIRST_PLAYER {_seat(g, P, a - D.A_FIRST)}"
     return f"invalid action {a}"
+
+
+def action_label_for(g, a: int, viewer) -> str:
+    """How ``viewer`` sees the pending decision's action ``a`` (§7): every move is
+    public except an unrevealed allocation, the plan card of an infiltration and the
+    identity of a face-down addition (whether one was added is public)."""
+    if viewer is None or viewer == g.decider or g.stage == S_OVER:
+        return action_label(g, a)
+    st = g.stage
+    if st == D.S_ALLOC:
+        return "ALLOC (hidden until everyone has chosen)"
+    if st == D.S_INFIL_PLAN:
+        return "PLAN (a card from hand, face down)"
+    if st == D.S_ADD_CARD and a != D.A_NO_CARD:
+        return "ADD a card face down"
+    return action_label(g, a)
+
+
+def declaration_text(g) -> str:
+    """The declared action on the table (public), or ''."""
+    if not g.decl or g.decl_target < 0:
+        return ""
+    P = g.active
+    if g.decl == D.D_INFIL:
+        what = f"INFILTRATE {_zone(g, g.decl_target, g.decl_k)}"
+    elif g.decl == D.D_MISSION:
+        j = g.decl_j
+        what = (f"MISSION with agent {j + 1} ({_cases(g.spy_c[P][j])}) in {_zone(g, g.decl_target, g.decl_k)}")
+    else:
+        w, j = g.decl_owner, g.decl_j
+        what = f"EXPOSE {_role(g, w)}'s agent {j + 1} ({_cases(g.spy_c[w][j])}) in {_zone(g, P, g.decl_k)}"
+    return f"declared: {_role(g, P)} {what}"
+
+
+def offer_text(g) -> str:
+    """The buyout offer on the table (public), or ''."""
+    if g.offer is None:
+        return ""
+    kind, amt, s = g.offer
+    T = g.decl_target
+    if kind == D.O_DEMAND:
+        return f"offer: {_role(g, T)} DEMANDS {amt} from {_role(g, g.active)} to recall agent {g.decl_j + 1}"
+    name = "STAND-DOWN" if kind == D.O_STANDDOWN else f"WITHDRAW (agent {g.decl_j + 1} recalled)"
+    return f"offer: {_role(g, T)} offers {name} for {payment_text(g, T, amt, s)}"
+
+
+def _conf_lines(g, viewer) -> list[str]:
+    def card(kind):
+        return kind_name(kind) if kind >= 0 else "none"
+
+    ref = _role(g, g.cf_ref) if g.cf_ref >= 0 else "coin"
+    fixer = ("", " (Fixer took over the referee)", " (defender's Fixer picks the suit)")[g.cf_fix]
+    trump2 = D.SUIT_NAMES[g.cf_trump2] if g.cf_trump2 >= 0 else "?"
+    cands = "/".join(D.SUIT_NAMES[c] for c in g.cf_cands if c >= 0)
+    lines = [f"confrontation ({'mission' if g.cf_kind == D.D_MISSION else 'exposure'}) in "
+             f"{_zone(g, g.cf_zo, g.cf_k)}: I={_role(g, g.cf_I)} D={_role(g, g.cf_D)} referee={ref}{fixer}; "
+             f"trumps {D.SUIT_NAMES[g.cf_k]} + {trump2} (candidates {cands})"]
+    for idx, who in enumerate((g.cf_I, g.cf_D)):
+        side = "ID"[idx]
+        if g.cf_revealed:
+            added = card(g.cf_addrev[idx])
+        elif not g.cf_added[idx]:
+            added = "nothing"
+        elif (viewer is None or viewer == who) and g.h.add[idx] >= 0:
+            added = f"{card(g.h.add[idx])} face down"
+        else:
+            added = "a card face down"
+        parts = [f"  {side} {_role(g, who)}: face-up {card(g.cf_up[idx])}, added {added}"]
+        if g.cf_revealed:
+            parts.append(f"total {g.cf_total[idx]}" + (f" (A1 {g.cf_a1[idx]:+d})" if g.cf_a1[idx] else ""))
+        off = g.cf_offer[idx]
+        if off is not None:
+            parts.append(f"referee offer {_cand(g, off[0])} for {payment_text(g, who, off[1], off[2])}")
+        if g.cf_kplay[idx]:
+            parts.append("played kompromat")
+        if g.cf_pledge == idx:
+            parts.append("tie pledged")
+        lines.append(", ".join(parts))
+    return lines
 
 
 def render_text(g, viewer=None) -> str:
@@ -94,6 +236,12 @@ def render_text(g, viewer=None) -> str:
         lines.append(f"game over; VP {g.final_scores()}")
     else:
         lines.append(f"pending: {D.STAGE_NAMES[g.stage]} by player_{g.decider}")
+        decl = declaration_text(g)
+        if decl:
+            lines.append(decl)
+        offer = offer_text(g)
+        if offer:
+            lines.append(offer)
     for p in range(g.n):
         show = viewer is None or viewer == p
         hand = ", ".join(kind_name(k) for k in range(D.NUM_KINDS) for _ in range(h.hands[p][k])) if show else "?"
@@ -111,11 +259,7 @@ def render_text(g, viewer=None) -> str:
                     f"{' (strengthened)' if g.spy_str[p][j] else ''}"
                 )
     if g.cf_on:
-        lines.append(
-            f"confrontation: I=player_{g.cf_I} D=player_{g.cf_D} referee={g.cf_ref} zone suit "
-            f"{D.SUIT_NAMES[g.cf_k]} trump2={g.cf_trump2} face-up {g.cf_up} added {g.cf_added} "
-            f"totals {g.cf_total if g.cf_revealed else '?'} pledge {g.cf_pledge}"
-        )
+        lines.extend(_conf_lines(g, viewer))
     if g.res_on:
         lines.append(f"resolving {'mission' if g.res_kind == D.D_MISSION else 'exposure'} of "
                      f"{kind_name(g.res_plan)} at level {g.res_level}")

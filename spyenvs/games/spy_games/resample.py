@@ -2,6 +2,14 @@
 viewer cannot locate (other hands, other players' unrevealed plans, face-down
 discards, the deck, another participant's unrevealed addition) and other players'
 unrevealed allocations, keeping the viewer's pins and the known-Scout constraint.
+
+The deal is exact for those constraints, with no rejection step and no fallback:
+pinned cards are placed first, known-Scout plans are drawn uniformly from the Scouts
+left in the pool, and every other hidden slot takes a uniform shuffle of the rest. So
+each consistent assignment of the pool's physical cards to the hidden slots is
+equally likely. Other players' pins (their private memory, hidden from the viewer)
+are re-drawn from the re-dealt hands rather than copied from the real game; only
+their sizes are kept.
 """
 
 from __future__ import annotations
@@ -76,10 +84,12 @@ def resample(g, v: int, rng: np.random.Generator):
     cards = [k for k in range(NK) for _ in range(pool[k])]
     rng.shuffle(cards)
     pos = 0
+    dealt = {}  # p -> (its cards, hand plus an unrevealed addition; how many are v's pins)
     for p, (size, add_x, pinned) in groups.items():
         need = size - len(pinned)
         group = pinned + cards[pos:pos + need]
         pos += need
+        dealt[p] = (group[:], len(pinned))
         if add_x >= 0:
             r = int(rng.integers(len(group)))
             h.add[add_x] = group.pop(r)
@@ -101,7 +111,11 @@ def resample(g, v: int, rng: np.random.Generator):
         for p in range(n):
             if p != v and h.alloc[p] >= 0:
                 h.alloc[p] = int(rng.integers(len(D.ALLOCS)))
-    # other viewers' pins must still fit the re-dealt hands (their memory is not v's)
+    # Other players' pins are their memory of cards that went into a hand, hidden from v.
+    # Copying the real ones (even clipped to the new hands) would hand v's search the
+    # true kinds, so each is re-drawn as that many cards of the re-dealt hand (plus an
+    # unrevealed addition), taken from the cards that are not v's own pins (those came
+    # from v, not from w) while enough remain.
     for w in range(n):
         if w == v:
             continue
@@ -110,11 +124,17 @@ def resample(g, v: int, rng: np.random.Generator):
                 continue
             row = h.pins[w][p]
             if row:
-                have = list(h.hands[p])
-                for x in range(2):
-                    if parts[x] == p and h.add[x] >= 0:
-                        have[h.add[x]] += 1
-                h.pins[w][p] = {k: min(c, have[k]) for k, c in row.items() if have[k]}
+                cards_p, n_vpins = dealt[p]
+                cands = cards_p[n_vpins:]
+                size = sum(row.values())
+                if len(cands) < size:
+                    cands = cards_p
+                size = min(size, len(cands))
+                picked = {}
+                for i in rng.choice(len(cands), size, replace=False):
+                    kind = cands[i]
+                    picked[kind] = picked.get(kind, 0) + 1
+                h.pins[w][p] = picked
     new.rng = np.random.default_rng(rng.integers(2**63))
     new._mask = None
     return new

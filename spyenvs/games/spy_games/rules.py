@@ -1,4 +1,6 @@
-"""Spy Games state and transitions (rules/spy_games.md §3-§6, §9.2, §9.4-§9.6).
+"""Spy Games state and transitions (rules/spy_games.md §3-§6, §9.2, §9.4-§9.6): the
+rules engine :class:`SpyGamesRules`; the contract glue (config, masks, observation,
+clone, resampling, text) is in game.py, which mixes it into the Game subclass.
 
 The game is a state machine of small decisions: ``stage`` names the pending
 decision and ``decider`` who owns it. Every chance event draws from ``self.rng``.
@@ -14,10 +16,7 @@ from array import array
 
 import numpy as np
 
-from spyenvs.core import Game, Param
-
 from . import data as D
-from .observe import _perm, _Starts, build_layout, encode
 from .data import (
     A_A1, A_ACCEPT, A_ALLOC, A_DEMAND, A_DRAW_EMPTY, A_EXPOSE, A_FIRST, A_FIXER, A_INFIL, A_KOMP, A_MISSION,
     A_NO_CARD, A_OFFER_NONE, A_PASS, A_PAY_FROM, A_PICK_AGENT, A_PICK_CARD, A_PURGE, A_RAID, A_RECALL,
@@ -96,44 +95,10 @@ class Hidden:
         return new
 
 
-class SpyGames(Game):
-    env_id = "spy_games_v0"
-    CONFIG = {
-        "num_players": Param(4, int, choices=(2, 3, 4), doc="seated players (colours 0..N-1) [C42]"),
-        "negotiation": Param("structured", str, choices=("structured", "off"), doc="§5 negotiation mode [C29]"),
-        "allocation": Param("choose", str, choices=("choose", "fixed"), doc="10/8/6 zone allocation [C02]"),
-        "reward": Param("win_loss", str, choices=("win_loss", "relative", "rank", "raw"), doc="terminal payoff [C41]"),
-        "auto_forced": Param(True, bool, doc="resolve decisions with exactly one legal action without a step (§9.2)"),
-        "pins_block": Param(True, bool, doc="include the private-memory (pins) observation block (§9.3)"),
-    }
-    TEST_CONFIGS = [
-        {"num_players": 2},
-        {"num_players": 3},
-        {"num_players": 4},
-        {"num_players": 4, "negotiation": "off", "pins_block": False},
-        {"num_players": 3, "allocation": "fixed", "auto_forced": False, "reward": "rank"},
-    ]
-    BAD_CONFIGS = [
-        {"num_players": 5},
-        {"num_players": 1},
-        {"negotiation": "open"},
-        {"allocation": "random"},
-        {"reward": "score"},
-        {"auto_forced": 1},
-        {"nonsense": 1},
-    ]
-
-    # ------------------------------------------------------------------ set-up
-    def _setup(self):
-        n = self.n = self.config["num_players"]
-        self.roles = tuple(f"player_{i}" for i in range(n))
-        self.num_actions = NUM_ACTIONS
-        self.structured = self.config["negotiation"] == "structured"
-        self.auto_forced = self.config["auto_forced"]
-        self.layout, self._slices = build_layout(self)
-        self._starts = _Starts(self.layout)
-        self._starts.perms = [_perm(self, v) for v in range(n)]
-        self._mask = None
+class SpyGamesRules:
+    """The rules engine: state, legal actions and transitions. It writes the public
+    observation segment through ``self._starts`` (block offsets), which game.py's
+    ``_setup`` provides from observe.py's layout."""
 
     def _new_game(self):
         n = self.n
@@ -224,38 +189,28 @@ class SpyGames(Game):
             self._deal_and_start()
         self._settle()
 
-    # -------------------------------------------------------------- contract
-    @property
-    def current_player(self) -> int:
-        return self.decider
-
-    @property
-    def is_over(self) -> bool:
-        return self.stage == S_OVER
-
-    def decision_name(self) -> str:
-        return "game_over" if self.stage == S_OVER else D.STAGE_NAMES[self.stage]
-
-    def legal_mask(self) -> np.ndarray:
-        m = self._mask
-        if m is None:
-            m = self._mask = self._build_mask()
-        return m
-
-    def _apply(self, action: int) -> None:
-        self._mask = None
-        self._do(action)
-        self._settle()
-
     def _settle(self):
-        """Build the next mask; with auto_forced, play single-option decisions."""
+        """Build the next mask; with auto_forced, play single-option decisions whose
+        being forced is public (§9.2 Amendment), or every one with auto_forced_hidden."""
         while self.stage != S_OVER:
             legal = self._legal_list()
-            if not (self.auto_forced and len(legal) == 1):
+            if not (self.auto_forced and len(legal) == 1 and (self.auto_forced_hidden or self._forced_publicly())):
                 self._mask = _mask_of(legal)
                 return
             self._do(legal[0])
         self._mask = _mask_of([])
+
+    def _forced_publicly(self) -> bool:
+        """Whether every player can tell that the pending decision (which has one legal
+        action) is forced, so skipping it shows nothing through the public acting
+        sequence (§9.2 Amendment). Only the plan pick depends on hidden state: the
+        kinds in the infiltrator's hand, public only when it holds one card. Every other
+        legal set is built from public state alone: MAIN has PASS plus a RECALL for any
+        spy in play (so a hidden MISSION legality never decides forcedness), ADD_CARD
+        has NO_CARD plus a card when the (public) hand size is non-zero, payments are
+        masked by zones, bases and hand sizes, and the remaining stages by public
+        spies, cases, offers and counts."""
+        return self.stage != S_INFIL_PLAN or self.hsize[self.decider] == 1
 
     def _build_mask(self):
         return _mask_of(self._legal_list() if self.stage != S_OVER else [])
@@ -1411,66 +1366,3 @@ class SpyGames(Game):
         if len(winners) == 1:
             return [1.0 if p == winners[0] else -1.0 for p in range(n)]
         return [0.0 if p in winners else -1.0 for p in range(n)]
-
-    # ------------------------------------------------------------ information
-    def observe(self, player: int) -> np.ndarray:
-        return encode(self, player)
-
-    def hidden_key(self, viewer: int):
-        h = self.h
-        return (
-            tuple(tuple(h.hands[p]) for p in range(self.n) if p != viewer),
-            tuple(tuple(h.plans[p]) for p in range(self.n) if p != viewer),
-            tuple(sorted(h.disc_down)),
-            tuple(h.deck),
-            tuple(h.add[i] for i, w in enumerate((self.cf_I, self.cf_D)) if w != viewer),
-            tuple(h.alloc[p] for p in range(self.n) if p != viewer),
-            # other players' private memory of hands (pins) is hidden from the viewer too
-            tuple(tuple(sorted(h.pins[w][p].items())) for w in range(self.n) if w != viewer for p in range(self.n)),
-        )
-
-    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "SpyGames":
-        from .resample import resample
-
-        return resample(self, viewer, rng)
-
-    #: flat list fields (copied with [:]) and nested ones (a copy per row) of the state
-    _FLAT = ("alloc_chosen", "removed", "hsize", "disc_up", "komp", "immune", "queue", "cf_up", "cf_added",
-             "cf_addrev", "cf_total", "cf_a1", "cf_kplay", "cf_offer")
-    _NESTED = ("zone", "init", "base", "spy_loc", "spy_c", "spy_str", "spy_ks")
-
-    def clone(self) -> "SpyGames":
-        new = object.__new__(SpyGames)
-        d = new.__dict__
-        d.update(self.__dict__)  # scalars, tuples and shared static tables
-        self._clone_into(new)
-        src = self.__dict__
-        for key in self._FLAT:
-            d[key] = src[key][:]
-        for key in self._NESTED:
-            d[key] = [row[:] for row in src[key]]
-        new.h = self.h.clone()
-        new.pub = self.pub[:]
-        new._mask = self._mask  # read-only by contract; rebuilt (new array) on the next change
-        return new
-
-    # ---------------------------------------------------------------- display
-    def action_label(self, a: int) -> str:
-        from .render import action_label
-
-        return action_label(self, a)
-
-    def render_text(self, viewer: int | None = None) -> str:
-        from .render import render_text
-
-        return render_text(self, viewer)
-
-    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from .render import render_rgb
-
-        return render_rgb(self, viewer)
-
-    def check_invariants(self) -> None:
-        from .invariants import check
-
-        check(self)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from spyenvs.games.spy_games import data as D
 from spyenvs.games.spy_games.data import kind_of
-from spyenvs.games.spy_games.rules import PH_SPY, PH_STRENGTHEN, SpyGames
+from spyenvs.games.spy_games.game import SpyGames
+from spyenvs.games.spy_games.rules import PH_SPY, PH_STRENGTHEN
 
 SAFE, INTER, CODE, DEMO, PROV, LIQ = range(6)
 CIRCLE, SQUARE, TRIANGLE = range(3)

@@ -4,7 +4,7 @@ end of game and scoring (§6), payoffs (C41), hidden information (§7, §9.5).""
 import numpy as np
 
 from spyenvs.games.spy_games import data as D
-from spyenvs.games.spy_games.rules import SpyGames
+from spyenvs.games.spy_games.game import SpyGames
 
 from .helpers import (
     WIN_I, exposure, mission, win,

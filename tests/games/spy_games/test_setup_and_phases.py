@@ -3,7 +3,8 @@
 import numpy as np
 
 from spyenvs.games.spy_games import data as D
-from spyenvs.games.spy_games.rules import PH_SPY, PH_STRENGTHEN, SpyGames
+from spyenvs.games.spy_games.game import SpyGames
+from spyenvs.games.spy_games.rules import PH_SPY, PH_STRENGTHEN
 
 from .helpers import (
     CODE, DEMO, INFIL, K, MISSION, PICK_AGENT, RECALL, SAFE, STRENGTHEN, CARD, EXPOSE, arrange, do, game, legal,
