@@ -224,3 +224,25 @@ def test_policy_bot_refuses_another_seat():
     bot = so.PolicyBot(game, 1 - state.current_player(), HeuristicPolicy(seed=0))
     with pytest.raises(ValueError, match="asked to act"):
         bot.step(state)
+
+
+def _python_blocks(text):
+    import re
+
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_the_documented_examples_run():
+    """docs/openspiel.md's and the README's OpenSpiel code, with fewer simulations
+    and a short Specter Ops game so that it stays fast."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    section = readme[readme.index("## OpenSpiel"):readme.index("## Scaling out")]
+    blocks = _python_blocks((root / "docs" / "openspiel.md").read_text()) + _python_blocks(section)
+    assert len(blocks) == 3
+    for code in blocks:
+        code = code.replace('{"num_players": 2, "seed": 0}', '{"num_players": 2, "seed": 0, "max_rounds": 3}')
+        code = code.replace("max_simulations=8", "max_simulations=2").replace("2.0, 8,", "2.0, 2,")
+        exec(compile(code, "doc example", "exec"), {})
