@@ -36,9 +36,10 @@ What OpenSpiel sees:
 * **Observations** come from ``observe(p)`` through OpenSpiel's observer
   interface: ``observation_tensor`` is the env's flat float32 vector and the
   observation's ``dict`` has one named, reshaped piece per layout block;
-  ``observation_string`` is a compact exact key of that vector (the role, the
-  pending decision and a digest of the tensor), so two states give ``p`` the same
-  string exactly when they give ``p`` the same observation.
+  ``observation_string`` is a compact exact key of that vector (the role, who
+  acts, the pending decision when it is ``p``'s, and a digest of the tensor), so
+  two states give ``p`` the same string exactly when they give ``p`` the same
+  observation.
 * **No information states.** Our observations are not perfect-recall (the card
   games keep summaries of the public history), so the games do not claim
   ``information_state_*``; algorithms that key on information states take the
@@ -376,7 +377,13 @@ class SpyenvsObserver:
         g = state._box.game
         obs = np.ascontiguousarray(g.observe(int(player)), np.float32)
         digest = hashlib.blake2b(obs.tobytes(), digest_size=16).hexdigest()
-        pending = "game over" if state.is_terminal() else f"{g.roles[g.current_player]} to {g.decision_name()}"
+        # who acts is public (AEC's agent_selection); the decision's name only for its owner
+        if state.is_terminal():
+            pending = "game over"
+        elif g.current_player == player:
+            pending = f"to {g.decision_name()}"
+        else:
+            pending = f"{g.roles[g.current_player]} to act"
         return f"{self._roles[player]} sees: {pending}; observation {digest}"
 
 
