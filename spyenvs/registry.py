@@ -15,6 +15,14 @@ _MODULES = {
 
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)
 
+#: the PettingZoo registry id of each env id: ``pettingzoo.make("aec", id, **config)``
+PETTINGZOO_IDS: dict[str, str] = {
+    "the_agents_v0": "spyenvs/TheAgents-v0",
+    "unrest_v0": "spyenvs/Unrest-v0",
+    "spy_games_v0": "spyenvs/SpyGames-v0",
+    "specter_ops_v0": "spyenvs/SpecterOps-v0",
+}
+
 #: keyword arguments that configure the adapter rather than the game
 ADAPTER_KWARGS = ("render_mode", "max_steps", "illegal_action", "render_view")
 
@@ -42,3 +50,18 @@ def make(env_id: str, **kwargs):
 def make_raw(env_id: str, **kwargs):
     """The unwrapped AEC env."""
     return env_module(env_id).raw_env(**kwargs)
+
+
+def register_pettingzoo() -> None:
+    """Put every env in PettingZoo's registry (``import spyenvs`` does this), so
+    ``pettingzoo.make("aec", "spyenvs/TheAgents-v0", **config)`` returns what
+    ``spyenvs.make("the_agents_v0", **config)`` does. The entry points are
+    "module:env" strings, so no game module is imported until an env is made.
+    PettingZoo versions without a registry (before 1.27) are left alone."""
+    try:
+        from pettingzoo import aec_registry, register
+    except ImportError:  # pragma: no cover - pettingzoo < 1.27
+        return
+    for env_id, pz_id in PETTINGZOO_IDS.items():
+        if pz_id not in aec_registry:
+            register("aec", pz_id, entry_point=f"{_MODULES[env_id]}:env")
