@@ -3,6 +3,8 @@
 * ``random``: uniform over legal actions;
 * ``heuristic``: the game's rule-based player (:mod:`spyenvs.agents.heuristics`);
 * ``ismcts`` or ``ismcts:SIMS``: information-set MCTS with SIMS iterations per move;
+* ``pretrained``: the game's shipped pretrained policy (:mod:`spyenvs.agents.pretrained`;
+  ``pretrained:sample`` samples from it);
 * a path to a checkpoint (``.pt`` or ``.npz``): a trained :class:`TorchPolicy`
   (``PATH:sample`` samples from the policy instead of playing its best action).
 """
@@ -15,7 +17,7 @@ from .heuristics import HeuristicPolicy
 from .ismcts import ISMCTS
 from .policy import BasePolicy, RandomPolicy
 
-NAMES = ("random", "heuristic", "ismcts")
+NAMES = ("random", "heuristic", "ismcts", "pretrained")
 
 
 def make_policy(spec: str, seed: int | None = None, env_id: str | None = None, config: dict | None = None,
@@ -45,6 +47,10 @@ def _make(spec: str, seed: int | None) -> BasePolicy:
         return RandomPolicy(seed)
     if spec == "heuristic":
         return HeuristicPolicy(seed)
+    if spec in ("pretrained", "pretrained:sample"):
+        from .pretrained import PretrainedPolicy
+
+        return PretrainedPolicy(seed, sample=spec.endswith(":sample"))
     if spec == "ismcts" or spec.startswith("ismcts:"):
         _, _, sims = spec.partition(":")
         try:
@@ -59,4 +65,4 @@ def _make(spec: str, seed: int | None) -> BasePolicy:
         from .torch_policy import TorchPolicy
 
         return TorchPolicy.load(path, deterministic=not sample, seed=seed)
-    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS, or a checkpoint path (.pt/.npz)")
+    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS, pretrained:sample, or a checkpoint path (.pt/.npz)")

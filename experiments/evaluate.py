@@ -38,34 +38,70 @@ def _new_game(game: Any, config: dict | None):
     return game(**(config or {}))
 
 
+def seat_groups(game: Any) -> list[list[int]]:
+    """The seats one candidate takes in one evaluation game: every seat of a team
+    kind together (``game.team_kinds``, e.g. Specter Ops' hunters, who win or lose as
+    one), any other seat alone."""
+    team = set(getattr(game, "team_kinds", ()))
+    groups: list[list[int]] = []
+    first: dict[str, int] = {}
+    for s, r in enumerate(game.roles):
+        k = role_kind(r)
+        if k in team and k in first:
+            groups[first[k]].append(s)
+            continue
+        if k in team:
+            first[k] = len(groups)
+        groups.append([s])
+    return groups
+
+
+def games_for(game: Any, games_per_role: int) -> int:
+    """Games to play so that every role kind gets at least ``games_per_role`` games
+    with the candidate's seat group rotating (a whole number of rotations)."""
+    groups = seat_groups(game)
+    per_kind: dict[str, int] = {}
+    for grp in groups:
+        k = role_kind(game.roles[grp[0]])
+        per_kind[k] = per_kind.get(k, 0) + 1
+    rotations = max(-(-games_per_role // c) for c in per_kind.values())
+    return rotations * len(groups)
+
+
 def evaluate_vs(game: Any, config: dict | None, candidate, opponent, games: int, seed: int = 0,
                 max_decisions: int | None = 5000, progress=None) -> dict[str, Any]:
-    """``candidate`` in one rotating seat, ``opponent`` in all the others.
+    """``candidate`` in one rotating seat group (:func:`seat_groups`: a team role
+    takes every seat of its team), ``opponent`` in all the others. In an N-player
+    game the rate of a kind is its win share.
 
     Returns ``{"kinds": {kind: {"score", "games", "rate", "low", "high"}}, ...}``.
     """
     g = _new_game(game, config)
     n = g.num_players
+    groups = seat_groups(g)
     kinds = role_kinds(g.roles)
     tally = {k: [0.0, 0] for k in kinds}
     t0 = time.monotonic()
     decisions = 0
     for i in range(games):
-        seat = i % n
+        group = groups[i % len(groups)]
         policies = [opponent] * n
-        policies[seat] = candidate
+        for seat in group:
+            policies[seat] = candidate
         outcome = play_game(g, policies, seed + i, max_decisions)
         decisions += len(g.actions)
-        k = role_kind(g.roles[seat])
-        tally[k][0] += score(outcome[seat])
+        k = role_kind(g.roles[group[0]])
+        tally[k][0] += score(outcome[group[0]])
         tally[k][1] += 1
         if progress:
             progress(1)
     out = {}
     for k, (s, m) in tally.items():
+        if not m:
+            continue
         lo, hi = wilson_interval(s, m)
-        out[k] = {"score": s, "games": m, "rate": s / m if m else float("nan"), "low": lo, "high": hi}
-    return {"env_id": g.env_id, "config": g.config, "num_players": n, "kinds": out,
+        out[k] = {"score": s, "games": m, "rate": s / m, "low": lo, "high": hi}
+    return {"env_id": g.env_id, "config": g.config, "num_players": n, "sides": len(groups), "kinds": out,
             "games": games, "seconds": time.monotonic() - t0, "decisions": decisions}
 
 
@@ -100,7 +136,9 @@ def tournament(game: Any, config: dict | None, population: dict[str, Any], games
     names = list(population)
     matches = []
     records = []
-    num_players = _new_game(game, config).num_players
+    probe = _new_game(game, config)
+    num_players = probe.num_players
+    sides = len(seat_groups(probe))  # a team plays as one side in the Elo model
     for i, a in enumerate(names):
         for j, b in enumerate(names):
             if a == b:
@@ -110,7 +148,7 @@ def tournament(game: Any, config: dict | None, population: dict[str, Any], games
             matches.append({"candidate": a, "opponent": b, **res})
             s = sum(v["score"] for v in res["kinds"].values())
             records.append((a, b, s, games))
-    elo = fit_elo(records, names, num_players)
+    elo = fit_elo(records, names, sides)
     first = matches[0] if matches else {}
     return {"env_id": first.get("env_id"), "config": first.get("config"), "num_players": num_players,
             "games_per_match": games, "population": names, "matches": matches, "elo": elo}

@@ -292,10 +292,10 @@ class Trainer:
                 "activation": c["net"]["activation"], "name": name,
                 "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.train_seconds, 1)}}
 
-    def save_policy(self, path: str, name: str) -> None:
+    def save_policy(self, path: str, name: str, half: bool = False) -> None:
         from spyenvs.agents.checkpoint import save_policy
 
-        save_policy(path, actor_weights(self.model.policy, self.scale), self.meta(name))
+        save_policy(path, actor_weights(self.model.policy, self.scale), self.meta(name), half=half)
 
     def current_policy(self, name: str = "learner"):
         from spyenvs.agents.torch_policy import TorchPolicy
@@ -422,7 +422,7 @@ class Trainer:
     def evaluate(self, games: int, seed: int) -> dict[str, dict]:
         from spyenvs.agents.heuristics import HeuristicPolicy
         from spyenvs.agents.policy import RandomPolicy
-        from spyenvs.experiments.evaluate import evaluate_vs
+        from spyenvs.experiments.evaluate import evaluate_vs, games_for
 
         learner = self.current_policy()
         result = {}
@@ -430,8 +430,8 @@ class Trainer:
             if opp == "heuristic" and not self.has_heuristic:
                 continue
             policy = RandomPolicy(seed) if opp == "random" else HeuristicPolicy(seed)
-            # round up so every seat (hence every role) gets the same number of games
-            n = -(-games // self.num_players) * self.num_players
+            # every role gets at least `games` games, the candidate's seats rotating
+            n = games_for(self._probe(), games)
             res = evaluate_vs(self.game, self.cfg["game"], learner, policy, n, seed, self.cfg["max_decisions"])
             result[opp] = res["kinds"]
         return result
@@ -607,6 +607,8 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     final = tr.evaluate(cfg["eval"]["final_games"], seed=999_000_000) if cfg["eval"]["final_games"] > 0 else {}
     final_seconds = time.monotonic() - t0
     tr.save_policy(os.path.join(out, "final.pt"), f"{tr.env_id}_final")
+    # the shippable copy: numpy-only, float16 (python -m spyenvs.experiments.leaderboard --ship RUN)
+    tr.save_policy(os.path.join(out, "final.npz"), f"{tr.env_id}_final", half=True)
     steps = int(tr.model.num_timesteps)
     results = {"env_id": tr.env_id, "config": tr._probe().config, "num_players": tr.num_players,
                "timesteps": steps, "train_seconds": round(tr.train_seconds, 1),

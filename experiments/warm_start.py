@@ -112,7 +112,7 @@ def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, ba
         (weight * loss).backward()
         torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
         optimizer.step()
-        total += float(loss)
+        total += loss.item()
     return total / max(steps, 1)
 
 

@@ -1,0 +1,225 @@
+"""The shipped pretrained policies, their measured results, and the tables made from them.
+
+Three jobs, each one command:
+
+* ``--ship RUN_DIR``: copy a training run's ``final.npz`` into
+  ``agents/pretrained/<env_id>.npz`` (what ``make_policy("pretrained")`` loads) and
+  measure it: against random and against the heuristic, per role, at least
+  ``--games`` (default 200) games per role with the candidate's seats rotated (a team
+  role takes every seat of its team; N-player games give the win share), Wilson 95%
+  intervals, beside the run's training figures. Written to
+  ``agents/pretrained/<env_id>.json``.
+* ``ENV [ENV ...]`` (the leaderboard): a round-robin of ``random``, ``heuristic``,
+  ``ismcts:SIMS`` and ``pretrained`` on each game's default config, with Elo and
+  per-match intervals, written to ``docs/leaderboard/<env_id>.json``.
+* ``--tables``: regenerate the README's results table and the leaderboard section of
+  ``docs/results.md`` from those shipped files (between their ``<!-- results: ... -->``
+  markers), never by hand.
+
+    python -m spyenvs.experiments.leaderboard --ship runs/the_agents_v0
+    python -m spyenvs.experiments.leaderboard the_agents_v0 unrest_v0 --games 40 --ismcts 50
+    python -m spyenvs.experiments.leaderboard --tables
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+
+from spyenvs.experiments.evaluate import evaluate_vs, games_for, pct, tournament
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
+LEADERBOARD = os.path.join(ROOT, "docs", "leaderboard")
+
+#: the goals of the issue "Self-play that beats our own heuristics": (vs random, vs
+#: heuristic) per env and role kind, each as (rate, low end of the interval) minima
+GOALS = {
+    "the_agents_v0": {"player": ((0.95, None), (0.55, 0.50))},
+    "unrest_v0": {"rebel": ((0.70, None), (0.50, None)), "empire": ((0.93, None), (0.60, None))},
+    "spy_games_v0": {"player": ((0.90, None), (0.375, None))},
+    "specter_ops_v0": {"agent": ((0.90, None), (0.95, None)), "hunter": ((0.99, None), (0.25, None))},
+}
+
+
+def _met(value: dict | None, goal) -> str:
+    if value is None or goal is None:
+        return "n/a"
+    rate, low = goal
+    ok = value["rate"] >= rate if rate is not None else True
+    if low is not None:
+        ok = ok and value["low"] > low
+    return "yes" if ok else "no"
+
+
+def _goal_text(goal) -> str:
+    rate, low = goal
+    return f">= {rate:.1%}" + (f", low > {low:.0%}" if low is not None else "")
+
+
+def ship(run_dir: str, games: int, seed: int = 2026, progress=None) -> dict:
+    """Copy ``run_dir``'s final policy into the package and measure it (module docstring)."""
+    from spyenvs.agents import HeuristicPolicy, RandomPolicy
+    from spyenvs.agents.torch_policy import TorchPolicy
+    from spyenvs.registry import make_game
+
+    with open(os.path.join(run_dir, "results.json")) as f:
+        run = json.load(f)
+    env_id = run["env_id"]
+    src = os.path.join(run_dir, "final.npz")
+    if not os.path.isfile(src):
+        raise FileNotFoundError(f"{src}: no final.npz in {run_dir} (a run of spyenvs train writes one)")
+    os.makedirs(PRETRAINED, exist_ok=True)
+    dst = os.path.join(PRETRAINED, f"{env_id}.npz")
+    shutil.copyfile(src, dst)
+    policy = TorchPolicy.load(dst)
+    probe = make_game(env_id, **run["config"])
+    n = games_for(probe, games)
+    vs = {}
+    t0 = time.monotonic()
+    for name, opponent in (("random", RandomPolicy(seed)), ("heuristic", HeuristicPolicy(seed + 1))):
+        if progress:
+            progress(f"{env_id}: pretrained vs {name}, {n} games")
+        vs[name] = evaluate_vs(env_id, run["config"], policy, opponent, n, seed)["kinds"]
+    record = {"env_id": env_id, "config": run["config"], "num_players": run["num_players"], "vs": vs,
+              "games_per_role": games, "eval_seconds": round(time.monotonic() - t0, 1), "load": _load(),
+              "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second",
+                                                   "warm_start", "env_stats")},
+              "file_bytes": os.path.getsize(dst)}
+    with open(os.path.join(PRETRAINED, f"{env_id}.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    return record
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # pragma: no cover
+        return "?"
+
+
+def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress=None) -> dict:
+    """Round-robin of random, heuristic, ismcts:SIMS and pretrained (default config)."""
+    from spyenvs.agents import make_policy
+    from spyenvs.agents.pretrained import available
+
+    names = ["random", "heuristic", f"ismcts:{sims}"] + (["pretrained"] if env_id in available() else [])
+    population = {nm: make_policy(nm, seed=seed + i) for i, nm in enumerate(names)}
+    t0 = time.monotonic()
+    res = tournament(env_id, {}, population, games, seed, progress=progress)
+    res["seconds"] = round(time.monotonic() - t0, 1)
+    res["load"] = _load()
+    os.makedirs(LEADERBOARD, exist_ok=True)
+    with open(os.path.join(LEADERBOARD, f"{env_id}.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    return res
+
+
+# ------------------------------------------------------------------- tables
+def results_table() -> str:
+    """The README's table: each shipped policy vs random and vs heuristic per role,
+    with the goal and whether it is met, from ``agents/pretrained/*.json``."""
+    lines = ["| env | role | vs random [95% CI] | goal | met | vs heuristic [95% CI] | goal | met | "
+             "training steps | training time | load |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name in sorted(os.listdir(PRETRAINED)) if os.path.isdir(PRETRAINED) else []:
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(PRETRAINED, name)) as f:
+            rec = json.load(f)
+        env_id = rec["env_id"]
+        players = rec["config"].get("num_players", rec["num_players"])
+        for kind, goals in GOALS.get(env_id, {}).items():
+            cells = []
+            for opp, goal in zip(("random", "heuristic"), goals):
+                v = rec["vs"].get(opp, {}).get(kind)
+                cells += [f"{pct(v['rate'], v['low'], v['high'])} (n={v['games']})" if v else "n/a",
+                          _goal_text(goal), _met(v, goal)]
+            tr = rec["training"]
+            minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
+            lines.append(f"| {env_id} ({players}p) | {kind} | " + " | ".join(cells)
+                         + f" | {tr.get('timesteps') or 0:,} | {minutes} | {rec.get('load', '?')} |")
+    return "\n".join(lines)
+
+
+def leaderboard_section() -> str:
+    """Per game: Elo of the round-robin and every match's per-role result."""
+    out = []
+    files = sorted(os.listdir(LEADERBOARD)) if os.path.isdir(LEADERBOARD) else []
+    for name in files:
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(LEADERBOARD, name)) as f:
+            res = json.load(f)
+        out.append(f"### {res['env_id']} ({res['games_per_match']} games per ordered pair, "
+                   f"{res.get('seconds', '?')} s at load {res.get('load', '?')})\n")
+        out.append("| policy | Elo |\n|---|---|")
+        for nm, r in sorted(res["elo"].items(), key=lambda kv: -kv[1]):
+            out.append(f"| {nm} | {r:.0f} |")
+        out.append("\n| candidate | opponent | role | score [95% CI] | games |\n|---|---|---|---|---|")
+        for m in res["matches"]:
+            for kind, v in m["kinds"].items():
+                out.append(f"| {m['candidate']} | {m['opponent']} | {kind} | {pct(v['rate'], v['low'], v['high'])} "
+                           f"| {v['games']} |")
+        out.append("")
+    return "\n".join(out) if out else "(no leaderboard run yet)"
+
+
+def replace_between(text: str, marker: str, body: str) -> str:
+    start, end = f"<!-- results: {marker} -->", f"<!-- /results: {marker} -->"
+    if start not in text or end not in text:
+        raise ValueError(f"markers {start} ... {end} not found")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{start}\n{body}\n{end}{tail}"
+
+
+def write_tables(readme: str = os.path.join(ROOT, "README.md"),
+                 results_md: str = os.path.join(ROOT, "docs", "results.md")) -> None:
+    with open(readme) as f:
+        text = f.read()
+    with open(readme, "w") as f:
+        f.write(replace_between(text, "pretrained", results_table()))
+    with open(results_md) as f:
+        text = f.read()
+    text = replace_between(text, "pretrained", results_table())
+    with open(results_md, "w") as f:
+        f.write(replace_between(text, "leaderboard", leaderboard_section()))
+
+
+def main(argv=None) -> int:
+    from spyenvs.registry import ENV_IDS
+
+    ap = argparse.ArgumentParser(prog="python -m spyenvs.experiments.leaderboard", description=__doc__.split("\n")[0])
+    ap.add_argument("envs", nargs="*", help="env ids for the round-robin leaderboard")
+    ap.add_argument("--ship", metavar="RUN_DIR", action="append", help="ship and measure a run's final policy")
+    ap.add_argument("--games", type=int, default=None,
+                    help="--ship: games per role (default 200); leaderboard: games per ordered pair (default 40)")
+    ap.add_argument("--ismcts", type=int, default=50, help="ISMCTS simulations per move in the leaderboard")
+    ap.add_argument("--tables", action="store_true", help="regenerate the README and docs/results.md tables")
+    args = ap.parse_args(argv)
+    say = lambda m: print(m, file=sys.stderr)  # noqa: E731
+    bad = [e for e in args.envs if e not in ENV_IDS]
+    if bad:
+        raise SystemExit(f"spyenvs: error: unknown env id {bad[0]!r}; available: {', '.join(ENV_IDS)}")
+    if args.games is not None and args.games < 1:
+        raise SystemExit("spyenvs: error: --games must be at least 1")
+    for run_dir in args.ship or []:
+        rec = ship(run_dir, args.games or 200, progress=say)
+        say(f"shipped {rec['env_id']} ({rec['file_bytes'] // 1024} KiB)")
+    for env_id in args.envs:
+        say(f"{env_id}: leaderboard ...")
+        leaderboard(env_id, args.games or 40, args.ismcts)
+    if args.tables:
+        write_tables()
+    if not (args.ship or args.envs or args.tables):
+        ap.print_usage(sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
