@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import data as D
-from .observe import rebuild_buffers
 from .rules import LIBERATE, LOC_DESTROYED, REBEL
 
 MAX_REJECTIONS = 300
@@ -73,7 +72,7 @@ def resample(game, viewer: int, rng: np.random.Generator):
         hid.deck = [hid.deck[int(i)] for i in rng.permutation(len(hid.deck))]
     else:
         _resample_for_empire(new, rng)
-        rebuild_buffers(new)
+        new._obs_rebuild()  # the observation buffers follow the new deal
     new._cache.mask = None
     new.rng = np.random.default_rng(rng.integers(2**63))
     return new
