@@ -116,7 +116,14 @@ class UnrestGame(UnrestRules, Game):
 
     # ------------------------------------------------------------- display
     def action_label(self, a: int) -> str:
-        return render.action_label(self, a)
+        """The pending decision's action ``a`` as the role deciding it sees it."""
+        return render.action_label(self, a, self.current_player)
+
+    def action_label_for(self, a: int, viewer: int | None) -> str:
+        """Action ``a`` of the pending decision as ``viewer`` sees it (None: omniscient).
+        Every move is public except the identities of the cards the Rebel plays face
+        down (§5.1); see ``render.action_label``."""
+        return render.action_label(self, a, viewer)
 
     def render_text(self, viewer: int | None = None) -> str:
         return render.render_text(self, viewer)
