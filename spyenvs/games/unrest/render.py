@@ -88,7 +88,10 @@ def _play_label(game, a: int, viewer) -> str:
     them, the two face-down cards; the index itself names sorted hand slots (§7.1),
     which the Empire never learns (§5.2 note 5)."""
     hand = game.hid.hand
-    r, i, j = game.decode_play(a)
+    try:
+        r, i, j = game.decode_play(a)
+    except IndexError:  # a pair beyond the hand: not a play of this hand
+        r = i = j = len(hand)
     if not (r < len(hand) and i < len(hand) and j < len(hand)):
         return f"play action {a} (no such cards in a hand of {len(hand)})"
     up = f"play {D.card_name(hand[r])} face up; "
