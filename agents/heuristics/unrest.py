@@ -271,11 +271,35 @@ class EmpireHeuristic(BasePolicy):
     def __init__(self, layout, config, rng):
         self.r = _Reader(layout, config)
         self.rng = rng
+        self.variant_c6 = bool(config.get("empire_can_target_area_district_cards", False))
 
     def act(self, obs, mask):
         legal = np.flatnonzero(mask)
         if legal.size == 1:
             return int(legal[0])
+        if self.variant_c6:
+            return self._act_c6(obs, mask)
+        return self._act(obs, legal)
+
+    def _act_c6(self, obs, mask):
+        """The §7.5 layout keys actions by handle: play the same strategy on the
+        pending cards through the §7.2 layout (district-card targets go unused)."""
+        slot_handle = {col: h for col, _t, h in self.r.handles(obs, own_types=False) if col < 3}
+        to_c6 = {}
+        for s, h in slot_handle.items():
+            to_c6[s] = h
+            to_c6[3 + s] = 24 + h
+            for p in range(5):
+                to_c6[6 + 5 * s + p] = 48 + 5 * h + p
+        for p in range(5):
+            to_c6[21 + p] = 168 + p
+        legal = np.array(sorted(a for a, b in to_c6.items() if mask[b]), dtype=np.int64)
+        if legal.size == 0:
+            full = np.flatnonzero(mask)
+            return int(full[self.rng.integers(full.size)])
+        return to_c6[self._act(obs, legal)]
+
+    def _act(self, obs, legal):
         r = self.r
         missions = r.missions(obs)
         board, pending = r.districts(obs, own_types=False)

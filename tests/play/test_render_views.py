@@ -77,7 +77,9 @@ def test_views_show_nothing_hidden(env_id):
 def test_move_labels_for_a_view_show_nothing_hidden(env_id):
     """How a role sees another role's pending move (``action_label_for``, used by
     play and replays) depends only on the move and what the role knows: it is the
-    same in a re-deal of what the role cannot see."""
+    same in a re-deal of what the role cannot see, unless the move itself shows the
+    role something different there (an Unrest PLAY index names hand slots, so the card
+    it turns face up differs between deals; the label may name that public card)."""
     for seed in range(SEEDS):
         for state in random_states(env_id, seed):
             if state.is_over:
@@ -91,18 +93,28 @@ def test_move_labels_for_a_view_show_nothing_hidden(env_id):
                 for a in sorted(both):
                     mine, theirs = state.action_label_for(a, p), other.action_label_for(a, p)
                     assert isinstance(mine, str) and mine
-                    assert mine == theirs, (
+                    assert mine == theirs or _views_after_differ(state, other, a, p), (
                         f"{env_id} seed {seed} step {len(state.actions)}: {state.roles[p]} sees "
                         f"{state.roles[actor]}'s action {a} as {mine!r} or {theirs!r} depending on hidden state"
                     )
 
 
+def _views_after_differ(state, other, a, p) -> bool:
+    """Whether action ``a`` leaves role ``p`` a different observation in the two
+    states (both given the same chance from here on)."""
+    after = []
+    for s in (state, other):
+        s = s.clone()
+        s.rng = np.random.default_rng(0)
+        s.step(a)
+        after.append(s.observe(p))
+    return not np.array_equal(after[0], after[1])
+
+
 # ------------------------------------------------------------- public moves
 #: games whose public moves are not yet labelled for other roles (their helpers make
 #: ``action_label_for`` show them); non-strict, so the fix turns them green unedited
-KNOWN_HIDDEN_PUBLIC_MOVES = {
-    "unrest_v0": "issue 13: the Empire's public moves show as (empire_action_N)",
-}
+KNOWN_HIDDEN_PUBLIC_MOVES: dict[str, str] = {}
 
 PUBLIC_ENVS = [
     pytest.param(e, marks=pytest.mark.xfail(reason=KNOWN_HIDDEN_PUBLIC_MOVES[e], strict=False))
@@ -140,10 +152,11 @@ def test_other_roles_see_public_moves_in_full(env_id):
     for seed in range(SEEDS):
         for state, a in random_game_moves(env_id, seed):
             full = state.action_label_for(a, None)
-            assert full == state.action_label(a)
             for p in range(state.num_players):
                 if p == state.current_player:
-                    assert state.action_label_for(a, p) == full
+                    # the actor reads its own view (omniscient may name more: Unrest's
+                    # Empire sees its face-down targets as h1:?)
+                    assert state.action_label_for(a, p) == state.action_label(a)
                     continue
                 seen = state.action_label_for(a, p)
                 # a move may be shown in part ('ADD a card face down'); that the part

@@ -2,7 +2,7 @@
 
 from spyenvs.core.envfactory import env_functions
 
-from .rules import UnrestGame
+from .game import UnrestGame
 
 GAME = UnrestGame
 env, raw_env = env_functions(GAME)

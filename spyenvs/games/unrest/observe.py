@@ -16,11 +16,11 @@ import numpy as np
 from spyenvs.core import Layout
 
 from . import data as D
+from .rules import ASSIGN, OVER, PLAY
 
 MAX_EMPIRE_EVENTS = 16  # 2 actions x 8 rounds
 EVENT_WIDTH = 4 + 24 + 9 + 5  # token, handle, from-location, to-district
 NT = D.NUM_TYPES
-OVER_PHASE, ASSIGN_PHASE, PLAY_PHASE, AREA_PHASE = 6, 4, 1, 0
 
 
 def build_layout(game):
@@ -198,7 +198,7 @@ def sync_status(game) -> None:
         b[o_fah] = 1.0
     b[o_hand + pub.hand_size] = 1.0
     b[o_deck] = pub.deck_size / 19.0
-    if ph == ASSIGN_PHASE:
+    if ph == ASSIGN:
         pend = pub.pending
         b[o_assign + (0 if pend[0] >= 0 else 1 if pend[1] >= 0 else 2)] = 1.0
 
@@ -273,9 +273,9 @@ def sync_after(game, prev_phase: int, new_round: bool, liberated: bool) -> None:
         sync_round(game)
         sync_private(game)
         return
-    if prev_phase != PLAY_PHASE and prev_phase != ASSIGN_PHASE:
+    if prev_phase != PLAY and prev_phase != ASSIGN:
         sync_round(game)  # area marker or tokens moved
-    if prev_phase == PLAY_PHASE:
+    if prev_phase == PLAY:
         sync_hand(game)
 
 
@@ -305,7 +305,7 @@ def encode(game, player: int) -> np.ndarray:
     o_me, o_acting, o_unseen, o_hand, o_fd = game._fast[2]
     buf = pub.obuf.copy()
     buf[o_me + player] = 1.0
-    if pub.phase != OVER_PHASE:
+    if pub.phase != OVER:
         buf[o_acting + (0 if game.current_player == player else 1)] = 1.0
     if player == 0:
         hid = game.hid
@@ -325,7 +325,7 @@ def encode_reference(game, player: int) -> np.ndarray:
     buf = np.zeros(game.layout.size, np.float32)
     buf[o["me"] + player] = 1
     ph = pub.phase
-    if ph != OVER_PHASE:
+    if ph != OVER:
         buf[o["acting"] + (0 if game.current_player == player else 1)] = 1
     buf[o["phase"] + ph] = 1
     buf[o["round"] + pub.round - 1] = 1
@@ -333,7 +333,7 @@ def encode_reference(game, player: int) -> np.ndarray:
     buf[o["final_all_hidden"]] = pub.final_all_hidden
     buf[o["hand_size"] + pub.hand_size] = 1
     buf[o["deck_size"]] = pub.deck_size / 19.0
-    if ph == ASSIGN_PHASE:
+    if ph == ASSIGN:
         s = min(s for s in range(3) if pub.pending[s] >= 0)
         buf[o["assign_slot"] + s] = 1
     if pub.area >= 0:

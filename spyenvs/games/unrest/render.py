@@ -1,5 +1,12 @@
-"""Text and picture rendering and action labels of unrest_v0. A viewer sees only what its
-observation carries; ``viewer=None`` is the omniscient debugging view."""
+"""Text, pictures and move labels of unrest_v0, per view. A viewer sees only what the
+rules make public plus what it knows itself: the Rebel knows every card it played and
+its hand (not the deck order); the Empire knows face-up cards and where every handle
+went. ``viewer=None`` is the omniscient debugging view.
+
+Move labels (``action_label``) name cards, not hand slots or pending slots. Every move
+of both roles is public (§4, §5.1) except the identities of the cards the Rebel plays
+face down, so the Empire reads a PLAY as ``play Riots 5 face up; 2 cards face down``
+and the Rebel as ``play Riots 5 face up; Coup 4 + Supplies 6 face down``."""
 
 from __future__ import annotations
 
@@ -19,36 +26,100 @@ from .rules import (
 )
 
 
-def action_label(game, a: int) -> str:
+def knows_cards(viewer) -> bool:
+    """Whether ``viewer`` knows the Rebel's hand and face-down cards (§5.1)."""
+    return viewer is None or viewer == REBEL
+
+
+def _place(game, p: int) -> str:
+    row = game.pub.row
+    if 0 <= p < len(row):
+        return f"{D.DISTRICTS[row[p]]} (position {p})"
+    return f"position {p} (not in the row)"
+
+
+def _where(game, h: int) -> str:
+    loc = game.pub.hloc[h]
+    if 0 <= loc < LOC_DISTRICT:
+        return "pending"
+    if loc == LOC_DESTROYED:
+        return "destroyed"
+    return f"in {D.DISTRICTS[loc - LOC_DISTRICT]}"
+
+
+def action_label(game, a: int, viewer) -> str:
+    """Action ``a`` of the pending decision as ``viewer`` sees it (None: omniscient)."""
     pub = game.pub
     if game.current_player == EMPIRE and not game.is_over:
+        # every Empire action is public: token, target handle and destination (§4.3)
         tok, h, p = game.decode_empire(a)
-        name = D.TOKENS[tok]
-        tgt = f" handle {h}" if h >= 0 else ""
-        dst = ""
-        if p >= 0 and p < len(pub.row):
-            dst = f" -> {D.DISTRICTS[pub.row[p]]} (position {p})"
-        return f"{name}{tgt}{dst}"
+        if tok == D.BLOCKADE:
+            return f"Blockade {_place(game, p)}"
+        if h < 0:
+            return f"{D.TOKENS[tok]} an empty pending slot"
+        card = f"{_handle(game, h, viewer)} ({_where(game, h)})"
+        if tok == D.SURVEILLANCE:
+            return f"Surveillance: turn {card} face up"
+        if tok == D.DESTROY:
+            return f"Destroy {card}"
+        return f"Redirect {card} to {_place(game, p)}"
     if a < A_PLAY:
-        return f"area: gap {a} (positions {a} and {a + 1})"
+        return f"area between {_place(game, a)} and {_place(game, a + 1)}"
     if a < A_PLAY_ALL_HIDDEN:
-        r, k = divmod(a - A_PLAY, 6)
-        return f"play: hand slot {r} face up, face-down pair {k}"
+        return _play_label(game, a, viewer)
     if a == A_PLAY_ALL_HIDDEN:
-        return "play all face down"
+        n = pub.hand_size
+        if knows_cards(viewer):
+            return f"play all {n} face down: " + " + ".join(D.card_name(c) for c in game.hid.hand)
+        if game.config["final_encounter_one_faceup"]:
+            # a suit card would have to go face up, so all face down shows 3 Decoys (§4.6, R2)
+            return f"play all {n} cards face down (so all are Decoys)"
+        return f"play all {n} cards face down"
     if a < A_LIBERATE:
-        return f"assign pending card to position {a - A_ASSIGN}"
+        h = next((h for h in pub.pending if h >= 0), -1)
+        card = _handle(game, h, viewer) if h >= 0 else "no pending card"
+        return f"assign {card} to {_place(game, a - A_ASSIGN)}"
     p, m = divmod(a - A_LIBERATE, 4)
-    return f"liberate position {p} with mission slot {m} ({D.MISSION_NAMES[pub.missions[m]]})"
+    return f"liberate {_place(game, p)} with {D.MISSION_NAMES[pub.missions[m]]} (mission slot {m})"
+
+
+def _play_label(game, a: int, viewer) -> str:
+    """A PLAY names the face-up card (public once played) and, for a viewer who knows
+    them, the two face-down cards; the index itself names sorted hand slots (§7.1),
+    which the Empire never learns (§5.2 note 5)."""
+    hand = game.hid.hand
+    try:
+        r, i, j = game.decode_play(a)
+    except IndexError:  # a pair beyond the hand: not a play of this hand
+        r = i = j = len(hand)
+    if not (r < len(hand) and i < len(hand) and j < len(hand)):
+        return f"play action {a} (no such cards in a hand of {len(hand)})"
+    up = f"play {D.card_name(hand[r])} face up; "
+    if knows_cards(viewer):
+        return up + f"{D.card_name(hand[i])} + {D.card_name(hand[j])} face down"
+    return up + "2 cards face down"
 
 
 def _handle(game, h: int, viewer) -> str:
     pub = game.pub
     if pub.hup[h]:
         return f"h{h}:{D.card_name(pub.htype[h])}"
-    if viewer is None or viewer == REBEL:
+    if knows_cards(viewer):
         return f"h{h}:[{D.card_name(game.hid.hcard[h])}]"
     return f"h{h}:?"
+
+
+def legend(viewer) -> str:
+    """What the card notation of ``render_text`` means for this viewer."""
+    face_down = (
+        "hN:[Riots 5] = face down, known only to the Rebel"
+        if knows_cards(viewer)
+        else "hN:? = face down, unknown to you"
+    )
+    return (
+        "legend: hN = card handle N, played in round N // 3 + 1 into pending slot N % 3 "
+        f"(slot 0 holds the face-up card); hN:Riots 5 = face up; {face_down}; -- = empty pending slot"
+    )
 
 
 def render_text(game, viewer=None) -> str:
@@ -67,10 +138,13 @@ def render_text(game, viewer=None) -> str:
     lines.append("missions:")
     lines.extend(ms)
     toks = ", ".join(f"{D.TOKENS[t]}={'up' if pub.tok_avail[t] else 'used'}" for t in range(4))
-    lines.append(f"tokens: {toks}; used this round: {[D.TOKENS[t] for t in pub.tok_used]}")
-    lines.append(
-        f"area gap: {pub.area if pub.area >= 0 else '-'}; blockade: {D.DISTRICTS[pub.blockade] if pub.blockade >= 0 else '-'}"
-    )
+    used = ", ".join(D.TOKENS[t] for t in pub.tok_used) or "-"
+    lines.append(f"tokens: {toks}; used this round: {used}")
+    area = "-"
+    if pub.area >= 0:
+        area = f"gap {pub.area} ({D.DISTRICTS[pub.row[pub.area]]} + {D.DISTRICTS[pub.row[pub.area + 1]]})"
+    blockade = D.DISTRICTS[pub.blockade] if pub.blockade >= 0 else "-"
+    lines.append(f"area: {area}; blockade: {blockade}")
     lines.append("row:")
     for p, d in enumerate(pub.row):
         cards = " ".join(_handle(game, h, viewer) for h in pub.dist[d]) or "(empty)"
@@ -83,17 +157,17 @@ def render_text(game, viewer=None) -> str:
     pend = " ".join(_handle(game, h, viewer) if h >= 0 else "--" for h in pub.pending)
     lines.append(f"pending: {pend}")
     lines.append("destroyed: " + (" ".join(_handle(game, h, viewer) for h in pub.destroyed) or "-"))
-    if viewer is None or viewer == REBEL:
-        lines.append("hand: " + (", ".join(D.card_name(c) for c in game.hid.hand) or "-"))
+    if knows_cards(viewer):
+        cards = ", ".join(D.card_name(c) for c in game.hid.hand)
+        lines.append(f"hand ({len(game.hid.hand)} cards): {cards or '-'}")
     else:
         lines.append(f"hand: {pub.hand_size} cards")
     if viewer is None:
         lines.append("deck (top last): " + ", ".join(D.card_name(c) for c in game.hid.deck))
     else:
         lines.append(f"deck: {pub.deck_size} cards")
+    lines.append(legend(viewer))
     return "\n".join(lines)
-
-
 
 
 # ------------------------------------------------------------------ picture
@@ -276,4 +350,4 @@ def render_rgb(game, viewer=None):
     return img
 
 
-__all__ = ["action_label", "render_text", "render_rgb", "LOC_DESTROYED", "LOC_DISTRICT"]
+__all__ = ["action_label", "legend", "render_text", "render_rgb"]

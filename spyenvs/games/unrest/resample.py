@@ -1,24 +1,33 @@
 """Hidden-state resampling for unrest_v0 (§5.4, C21).
 
 Viewer = Rebel: only the deck order is hidden; it is reshuffled.
+
 Viewer = Empire: the pool of never-face-up cards (hand, deck, every face-down handle)
-is re-dealt onto the same places, uniformly over deals meeting R1 (face-down destroyed
-cards are suit cards) and R2 (an all-face-down Final Encounter play is 3 Decoys), then
-rejected until R3 (no past completed liberation check had a qualifying pair), R4 (a
+is re-dealt onto the same places, exactly uniformly over the deals that meet R1-R5:
+R1 (face-down destroyed cards are suit cards), R2 (an all-face-down Final Encounter
+play is 3 Decoys), R3 (no past completed liberation check had a qualifying pair), R4 (a
 LIBERATE decision has a qualifying pair) and R5 (unrevealed liberated districts met
-their mission) hold. After a capped number of rejections a randomised complete
-backtracking search finds a consistent deal (never the true deal by default)."""
+their mission).
+
+Method: rejection sampling with no cap and no fallback. A deal uniform over R1-R2 is
+drawn place by place (a place that may hold a Decoy gets one with probability
+decoys left / such places left, otherwise a uniformly random suit card left; a place
+that may not gets a suit card), which is exactly the §5.4 method in another order.
+Only the face-down handles that R3-R5 mention are dealt first, each constraint is
+checked as soon as its handles are dealt, and any failure restarts the whole deal:
+an early restart changes the cost, not the distribution. The accepted deal is then
+completed uniformly (Decoys on a random subset of the places allowed them, the suit
+cards permuted over the rest). The true deal is consistent, so the loop ends with
+probability 1; its expected length is 1 / P(R3-R5 | R1-R2), a few hundred attempts
+in the hardest states seen in play. A capped loop with a search fallback would be
+biased, and a fallback to the true deal would leak it."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from . import data as D
-from .observe import rebuild_buffers
 from .rules import LIBERATE, LOC_DESTROYED, REBEL
-
-MAX_REJECTIONS = 300
-
 
 def _constraints(game, fd_set):
     """Constraints R3-R5 that involve at least one face-down handle.
@@ -73,7 +82,7 @@ def resample(game, viewer: int, rng: np.random.Generator):
         hid.deck = [hid.deck[int(i)] for i in rng.permutation(len(hid.deck))]
     else:
         _resample_for_empire(new, rng)
-        rebuild_buffers(new)
+        new._obs_rebuild()  # the observation buffers follow the new deal
     new._cache.mask = None
     new.rng = np.random.default_rng(rng.integers(2**63))
     return new
@@ -84,135 +93,95 @@ def _resample_for_empire(game, rng) -> None:
     fd = [h for h in range(pub.n_played) if not pub.hup[h]]
     pool = list(hid.hand) + list(hid.deck) + [hid.hcard[h] for h in fd]
     decoys = sorted(c for c in pool if c >= D.DECOY_FIRST)
-    suits = [c for c in pool if c < D.DECOY_FIRST]
+    # the pool is public (the cards never seen face up); sorting it keeps the deal a
+    # function of public facts and the rng alone
+    suits = sorted(c for c in pool if c < D.DECOY_FIRST)
     nh, nd = len(hid.hand), len(hid.deck)
     # places: 0..nh-1 hand, nh..nh+nd-1 deck, then the face-down handles in fd order
-    places = nh + nd + len(fd)
-    forced = []
+    base = nh + nd
+    places = base + len(fd)
+    forced = set()
     if pub.final_all_hidden and game.config["final_encounter_one_faceup"]:
-        forced = [nh + nd + i for i, h in enumerate(fd) if h >= 21]  # R2
-    forced_set = set(forced)
-    allowed = [
-        x
+        forced = {base + i for i, h in enumerate(fd) if h >= 21}  # R2: the last play
+    may_decoy = [
+        x not in forced and (x < base or pub.hloc[fd[x - base]] != LOC_DESTROYED)  # R1
         for x in range(places)
-        if x not in forced_set and (x < nh + nd or pub.hloc[fd[x - nh - nd]] != LOC_DESTROYED)  # R1
     ]
-    free_decoys = len(decoys) - len(forced)
-    fd_set = set(fd)
-    cons = _constraints(game, fd_set)
+    cons = _constraints(game, set(fd))
+    order, checks = _constrained_order(game, fd, base, forced, cons)
     thr = game.threshold
     card_of = list(hid.hcard)
-    deal = None
-    for _ in range(MAX_REJECTIONS):
-        slot = [-1] * places
-        for x in forced:
-            slot[x] = D.DECOY_FIRST  # placeholder, real Decoy ids set below
-        chosen = rng.choice(len(allowed), free_decoys, replace=False) if free_decoys else []
-        for i in chosen:
-            slot[allowed[int(i)]] = D.DECOY_FIRST
-        rest = [x for x in range(places) if slot[x] < 0]
-        perm = rng.permutation(len(suits))
-        for x, i in zip(rest, perm):
-            slot[x] = suits[int(i)]
-        for i, h in enumerate(fd):
-            card_of[h] = slot[nh + nd + i]
-        if not cons or _ok(cons, card_of, thr):
-            deal = slot
+    for x in forced:
+        card_of[fd[x - base]] = D.DECOY_FIRST
+    free_decoys = len(decoys) - len(forced)
+    allowed_total = sum(may_decoy)
+    while True:
+        # one attempt: deal the constrained handles, restarting at the first failure
+        left = list(suits)
+        d, a = free_decoys, allowed_total
+        u = rng.random(2 * len(order)).tolist()
+        ok = True
+        for k, x in enumerate(order):
+            if may_decoy[x]:
+                if u[2 * k] * a < d:
+                    c = D.DECOY_FIRST
+                    d -= 1
+                else:
+                    c = left.pop(int(u[2 * k + 1] * len(left)))
+                a -= 1
+            else:
+                c = left.pop(int(u[2 * k + 1] * len(left)))
+            card_of[fd[x - base]] = c
+            q = checks[k]
+            if q and not _ok(q, card_of, thr):
+                ok = False
+                break
+        if ok:
             break
-    if deal is None:
-        deal = _search(game, fd, nh, nd, suits, len(decoys), forced_set, allowed, cons, rng)
+    # complete the other places uniformly given what the constrained handles used
+    slot = [-1] * places
+    for x in forced:
+        slot[x] = D.DECOY_FIRST
+    for x in order:
+        slot[x] = card_of[fd[x - base]]
+    rest_allowed = [x for x in range(places) if slot[x] < 0 and may_decoy[x]]
+    if d:
+        for i in rng.choice(len(rest_allowed), d, replace=False):
+            slot[rest_allowed[int(i)]] = D.DECOY_FIRST
+    rest = [x for x in range(places) if slot[x] < 0]
+    for x, i in zip(rest, rng.permutation(len(left))):
+        slot[x] = left[int(i)]
     # give the Decoys their ids (identical cards: any order)
     k = 0
     for x in range(places):
-        if deal[x] >= D.DECOY_FIRST:
-            deal[x] = decoys[k]
+        if slot[x] >= D.DECOY_FIRST:
+            slot[x] = decoys[k]
             k += 1
-    hid.hand = sorted(deal[:nh])
-    hid.deck = deal[nh : nh + nd]
+    hid.hand = sorted(slot[:nh])
+    hid.deck = slot[nh:base]
     for i, h in enumerate(fd):
-        hid.hcard[h] = deal[nh + nd + i]
+        hid.hcard[h] = slot[base + i]
 
 
-class _Budget(Exception):
-    pass
-
-
-def _search(game, fd, nh, nd, suits, n_decoys, forced_set, allowed, cons, rng):
-    """Randomised complete backtracking over the face-down handles; hand and deck take
-    the rest. Handles are grouped by their current place (most constrained first) so
-    each constraint is checked as soon as its handles are dealt; node-budgeted random
-    restarts avoid heavy tails, and the last attempt is unbudgeted. A consistent deal
-    exists (the true one), so this always returns one."""
+def _constrained_order(game, fd, base, forced, cons):
+    """The places of the face-down handles that R3-R5 mention, district by district
+    (the most constrained first, handles in play order so that a district's earlier
+    checks, which hold a prefix of its handles, come first), and for each position
+    the constraints whose last handle is dealt there."""
     pub = game.pub
-    base = nh + nd
-    weight = {}
+    pos = {h: base + i for i, h in enumerate(fd)}
+    weight: dict[int, int] = {}
+    for hs, _, _ in cons:
+        for h in hs:
+            if h in pos:
+                weight[pub.hloc[h]] = weight.get(pub.hloc[h], 0) + 1
+    hs_all = sorted({h for hs, _, _ in cons for h in hs if h in pos and pos[h] not in forced})
+    hs_all.sort(key=lambda h: (-weight[pub.hloc[h]], pub.hloc[h], h))
+    order = [pos[h] for h in hs_all]
+    index = {h: k for k, h in enumerate(hs_all)}
+    checks: list[list] = [[] for _ in order]
     for c in cons:
-        for h in c[0]:
-            weight[pub.hloc[h]] = weight.get(pub.hloc[h], 0) + 1
-    budgets = [2000, 4000, 8000, 16000, 32000, 64000, None]
-    for budget in budgets:
-        groups: dict[int, list[int]] = {}
-        for i, h in enumerate(fd):
-            groups.setdefault(pub.hloc[h], []).append(i)
-        keys = list(groups)
-        rng.shuffle(keys)
-        keys.sort(key=lambda k: -weight.get(k, 0))
-        order = [i for k in keys for i in groups[k]]
-        try:
-            found = _dfs(game, fd, order, base, suits, n_decoys, forced_set, set(allowed), cons, rng, budget)
-        except _Budget:
-            continue
-        if found is not None:
-            return found
-        break
-    raise RuntimeError("unrest: no deal is consistent with the public history (a bug)")
-
-
-def _dfs(game, fd, order, base, suits, n_decoys, forced_set, allowed_set, cons, rng, budget):
-    thr = game.threshold
-    depth_of = {fd[i]: k for k, i in enumerate(order)}
-    at_depth: dict[int, list] = {}
-    for c in cons:
-        depth = max(depth_of[h] for h in c[0] if h in depth_of)
-        at_depth.setdefault(depth, []).append(c)
-    card_of = list(game.hid.hcard)
-    assigned = [None] * len(fd)
-    remaining = list(suits)
-    nodes = [0]
-
-    def rec(k, decoys_left):
-        if k == len(order):
-            return True
-        nodes[0] += 1
-        if budget is not None and nodes[0] > budget:
-            raise _Budget
-        i = order[k]
-        x = base + i
-        if x in forced_set:
-            cands = [D.DECOY_FIRST] if decoys_left else []
-        else:
-            cands = list(remaining)
-            rng.shuffle(cands)
-            if decoys_left and x in allowed_set:
-                cands.insert(int(rng.integers(len(cands) + 1)), D.DECOY_FIRST)
-        checks = at_depth.get(k, ())
-        for c in cands:
-            card_of[fd[i]] = c
-            if all(_ok([q], card_of, thr) for q in checks):
-                assigned[i] = c
-                if c >= D.DECOY_FIRST:
-                    if rec(k + 1, decoys_left - 1):
-                        return True
-                else:
-                    remaining.remove(c)
-                    if rec(k + 1, decoys_left):
-                        return True
-                    remaining.append(c)
-        return False
-
-    if not rec(0, n_decoys):
-        return None
-    used_decoys = sum(1 for c in assigned if c >= D.DECOY_FIRST)
-    rest = list(remaining) + [D.DECOY_FIRST] * (n_decoys - used_decoys)
-    rest = [rest[int(i)] for i in rng.permutation(len(rest))]
-    return rest + assigned
+        ks = [index[h] for h in c[0] if h in index]
+        if ks:  # (one over forced Decoys and face-up cards alone holds in every deal)
+            checks[max(ks)].append(c)
+    return order, checks

@@ -1,8 +1,9 @@
 """Rules of Unrest / "Rebelia kontra Imperium" (rules file ``rules/unrest.md``): the
 state (public part and hidden part kept in separate objects), the decision automaton
-of §7 and every transition of §3-§4, the variant flags of §8, and the invariants of
-§5.5. Observation encoding lives in ``observe.py``, hidden-state resampling in
-``resample.py``, text rendering in ``render.py``.
+of §7, every transition of §3-§4 and the variant flags of §8. It imports only
+``data``; the observation encoding (``observe.py``), hidden-state resampling
+(``resample.py``), invariants (``invariants.py``) and text and pictures
+(``render.py``) build on it, and ``game.py`` joins them into the Game contract.
 
 Decision decomposition (§7). PLAY is the **30-way** flat action of §7.1 (face-up hand
 slot × face-down pair), not the 3-step alternative: one decision per round keeps the
@@ -22,10 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from spyenvs.core import Game, Param
-
 from . import data as D
-from .observe import encode, move_handle, play_handle, rebuild_buffers, reveal_handle, sync_after, write_event
 
 REBEL, EMPIRE = 0, 1
 
@@ -168,48 +166,15 @@ class _Cache:
         return (_Cache, ())
 
 
-class UnrestGame(Game):
-    """Unrest: the Rebel liberates 3 of 5 districts through missions before the deck
-    runs out; the Empire stops it with two of four power tokens per round."""
-
-    env_id = "unrest_v0"
-    CONFIG = {
-        "revolution_reusable": Param(False, bool, doc="C10: Revolution stays available after use"),
-        "empire_can_target_area_district_cards": Param(
-            False,
-            bool,
-            doc="C6/C22: Surveillance/Destroy/Redirect may also target cards in the area districts (§7.5 layout)",
-        ),
-        "include_mission_12": Param(False, bool, doc="C4/C16: add Coordinated Strike to the mission pool"),
-        "revolution_threshold": Param(21, int, min=1, max=80, doc="§10: Revolution needs suit total >= this"),
-        "final_encounter_one_faceup": Param(
-            True, bool, doc="C11/C23: Final Encounter plays 1 face up if possible"
-        ),
-        "reveal_all_on_liberation": Param(
-            True, bool, doc="C9/C23: a liberated district turns all its cards face up"
-        ),
-    }
-    TEST_CONFIGS = [
-        {},
-        {"empire_can_target_area_district_cards": True},
-        {
-            "revolution_reusable": True,
-            "include_mission_12": True,
-            "revolution_threshold": 14,
-            "final_encounter_one_faceup": False,
-            "reveal_all_on_liberation": False,
-        },
-    ]
-    BAD_CONFIGS = [
-        {"revolution_threshold": 0},
-        {"revolution_threshold": 100},
-        {"revolution_reusable": "yes"},
-        {"include_mission_12": 1},
-        {"num_players": 3},
-    ]
+class UnrestRules:
+    """The rules engine of Unrest: the Rebel liberates 3 of 5 districts through missions
+    before the deck runs out; the Empire stops it with two of four power tokens per
+    round. ``game.py`` mixes it into the Game contract; the ``_obs_*`` hooks are where
+    the observation encoder keeps its incremental buffers in step (no-ops here)."""
 
     # ---------------------------------------------------------------- set-up
-    def _setup(self):
+    def _setup_tables(self) -> None:
+        """Roles, action-space size and the config-derived constants of the rules."""
         cfg = self.config
         self.roles = ("rebel", "empire")
         self.variant_c6 = cfg["empire_can_target_area_district_cards"]
@@ -218,11 +183,28 @@ class UnrestGame(Game):
         self.threshold = cfg["revolution_threshold"]
         self.min_cards = 1 if self.threshold <= 6 else 2
         self.pool = D.POOL + ((D.MISSION_12,) if cfg["include_mission_12"] else ())
-        from .observe import build_layout
 
-        self.layout, self._enc, self._henc, self._fast = build_layout(self)
+    # the observation encoder's hooks, called on every change it tracks incrementally
+    def _obs_play(self, h: int) -> None:
+        """Handle h was just played."""
 
-    def _new_game(self):
+    def _obs_move(self, h: int, old: int) -> None:
+        """Handle h moved from location ``old`` to its current one."""
+
+    def _obs_reveal(self, h: int) -> None:
+        """Handle h turned face up."""
+
+    def _obs_event(self, i: int) -> None:
+        """Empire action i of ``pub.emp_log`` was logged (C6 variant)."""
+
+    def _obs_sync(self, prev_phase: int, new_round: bool, liberated: bool) -> None:
+        """A decision of phase ``prev_phase`` was applied."""
+
+    def _obs_rebuild(self) -> None:
+        """The state was replaced wholesale (new game, resample, hand edit)."""
+
+    def _deal(self) -> None:
+        """A new game from ``self.rng`` (§3)."""
         rng = self.rng
         pub = PublicState()
         hid = HiddenState()
@@ -261,7 +243,7 @@ class UnrestGame(Game):
         self.pub = pub
         self.hid = hid
         self._cache = _Cache()
-        rebuild_buffers(self)
+        self._obs_rebuild()
 
     # -------------------------------------------------------------- queries
     @property
@@ -282,12 +264,6 @@ class UnrestGame(Game):
     def decision_name(self) -> str:
         return PHASE_NAMES[self.pub.phase]
 
-    def touch(self) -> None:
-        """Forget cached decisions and rebuild the incremental observation buffers
-        (call after editing the state by hand, as tests do)."""
-        self._cache.mask = None
-        rebuild_buffers(self)
-
     def _reveal(self, h: int) -> None:
         """Turn handle h face up for good (Surveillance, destroyed Decoy, liberation)."""
         pub = self.pub
@@ -296,7 +272,7 @@ class UnrestGame(Game):
         pub.htype[h] = t
         if t == D.DECOY_TYPE:
             pub.up_decoys += 1
-        reveal_handle(self, h)
+        self._obs_reveal(h)
 
     def area_positions(self) -> tuple[int, ...]:
         a = self.pub.area
@@ -503,7 +479,7 @@ class UnrestGame(Game):
         r0, l0 = pub.round, len(pub.lib)
         self._cache.mask = None
         self._apply_decision(ph, a)
-        sync_after(self, ph, pub.round != r0 or pub.phase == OVER, len(pub.lib) != l0)
+        self._obs_sync(ph, pub.round != r0 or pub.phase == OVER, len(pub.lib) != l0)
 
     def _apply_decision(self, ph: int, a: int) -> None:
         if ph == AREA:
@@ -550,7 +526,7 @@ class UnrestGame(Game):
             pub.hup[h] = faceup[s]
             pub.htype[h] = D.CARD_TYPE[c] if faceup[s] else -1
             pub.pending[s] = h
-            play_handle(self, h)
+            self._obs_play(h)
         pub.n_played += len(cards)
         pub.hand_size = len(hid.hand)
         pub.phase = EMPIRE_1
@@ -577,7 +553,7 @@ class UnrestGame(Game):
             self._remove_from_location(h)
             pub.hloc[h] = LOC_DESTROYED
             pub.destroyed.append(h)
-            move_handle(self, h, src)
+            self._obs_move(h, src)
             if not pub.hup[h] and hid.hcard[h] >= D.DECOY_FIRST:
                 self._reveal(h)  # a destroyed Decoy is shown (§4.3)
         elif tok == D.REDIRECT:
@@ -585,12 +561,12 @@ class UnrestGame(Game):
             d = pub.row[p]
             pub.hloc[h] = LOC_DISTRICT + d
             pub.dist[d].append(h)
-            move_handle(self, h, src)
+            self._obs_move(h, src)
         else:
             pub.blockade = pub.row[p]
         pub.emp_log.append((tok, h, src, pub.row[p] if p >= 0 else -1))
         if self.variant_c6:
-            write_event(self, len(pub.emp_log) - 1)
+            self._obs_event(len(pub.emp_log) - 1)
         if pub.phase == EMPIRE_1:
             pub.phase = EMPIRE_2
         else:
@@ -607,7 +583,7 @@ class UnrestGame(Game):
         pub.pending[s] = -1
         pub.hloc[h] = LOC_DISTRICT + d
         pub.dist[d].append(h)
-        move_handle(self, h, s)
+        self._obs_move(h, s)
 
     def _continue_assign(self) -> None:
         """Auto-apply ASSIGN steps with one legal district (C17), then end the round."""
@@ -675,58 +651,14 @@ class UnrestGame(Game):
         pub.hand_size = len(hid.hand)
         pub.deck_size = len(hid.deck)
 
-    # ------------------------------------------------------------ information
-    def observe(self, player: int) -> np.ndarray:
-        return encode(self, player)
-
-    def hidden_key(self, viewer: int):
-        hid = self.hid
-        ct = D.CARD_TYPE
-        deck = tuple(ct[c] for c in hid.deck)
-        if viewer == REBEL:
-            return deck
-        pub = self.pub
-        facedown = tuple(ct[hid.hcard[h]] for h in range(pub.n_played) if not pub.hup[h])
-        return (tuple(ct[c] for c in hid.hand), deck, facedown)
-
-    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "UnrestGame":
-        from .resample import resample
-
-        return resample(self, viewer, rng)
-
-    def clone(self) -> "UnrestGame":
-        new = self._clone_into(object.__new__(type(self)))
+    # ------------------------------------------------------------------ copy
+    def _copy_rules_into(self, new) -> None:
+        """Copy the rules' state and config-derived constants into ``new`` (clone)."""
         new.variant_c6 = self.variant_c6
         new.empire_actions = self.empire_actions
         new.threshold = self.threshold
         new.min_cards = self.min_cards
         new.pool = self.pool
-        new._enc = self._enc
-        new._henc = self._henc
-        new._fast = self._fast
         new.pub = self.pub.copy()
         new.hid = self.hid.copy()
         new._cache = _Cache()
-        return new
-
-    # ------------------------------------------------------------- display
-    def action_label(self, a: int) -> str:
-        from .render import action_label
-
-        return action_label(self, a)
-
-    def render_text(self, viewer: int | None = None) -> str:
-        from .render import render_text
-
-        return render_text(self, viewer)
-
-    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from .render import render_rgb
-
-        return render_rgb(self, viewer)
-
-    # ------------------------------------------------------------ invariants
-    def check_invariants(self) -> None:
-        from .invariants import check
-
-        check(self)

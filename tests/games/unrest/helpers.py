@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from spyenvs.games.unrest import data as D
-from spyenvs.games.unrest.rules import AREA, LOC_DESTROYED, LOC_DISTRICT, PAIRS, PLAY, UnrestGame
+from spyenvs.games.unrest.game import UnrestGame
+from spyenvs.games.unrest.rules import AREA, LOC_DESTROYED, LOC_DISTRICT, PAIRS, PLAY
 
 DECOYS = (20, 21, 22, 23)
 

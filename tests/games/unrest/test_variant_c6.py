@@ -49,3 +49,21 @@ def test_c6_all_three_pending_cards_can_remain_for_assignment():
     g.step(DEST + 0)
     g.step(REDIR + 5 * 2 + 3)
     assert g.pub.phase == ASSIGN and sum(h >= 0 for h in g.pub.pending) == 3
+
+
+def test_c22_heuristics_play_the_handle_keyed_empire_layout():
+    """The rule-based Empire reads §7.5 actions by handle (it used to read them as the
+    §7.2 slot layout and crash on a redirect position)."""
+    import numpy as np
+
+    from spyenvs.agents.heuristics.unrest import make
+
+    for seed in range(4):
+        g = new_game(seed, empire_can_target_area_district_cards=True)
+        players = [make(g.layout, g.config, role, np.random.default_rng(seed)) for role in g.roles]
+        while not g.is_over:
+            p = g.current_player
+            mask = g.legal_mask()
+            a = int(players[p].act(g.observe(p), mask))
+            assert mask[a], f"seed {seed}: {g.roles[p]} chose illegal {a} in {g.decision_name()}"
+            g.step(a)

@@ -1,0 +1,132 @@
+"""The Game contract for Unrest: config, set-up, the observation hooks, cloning,
+hidden-state resampling (§5.4), invariants (§5.5) and the text, labels and pictures
+of each view. The rules engine is in ``rules.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from spyenvs.core import Game, Param
+
+from . import data as D
+from . import invariants, render
+from .observe import (
+    build_layout,
+    encode,
+    move_handle,
+    play_handle,
+    rebuild_buffers,
+    reveal_handle,
+    sync_after,
+    write_event,
+)
+from .resample import resample
+from .rules import REBEL, UnrestRules
+
+
+class UnrestGame(UnrestRules, Game):
+    """Unrest: the Rebel liberates 3 of 5 districts through missions before the deck
+    runs out; the Empire stops it with two of four power tokens per round."""
+
+    env_id = "unrest_v0"
+    CONFIG = {
+        "revolution_reusable": Param(False, bool, doc="C10: Revolution stays available after use"),
+        "empire_can_target_area_district_cards": Param(
+            False,
+            bool,
+            doc="C6/C22: Surveillance/Destroy/Redirect may also target cards in the area districts (§7.5 layout)",
+        ),
+        "include_mission_12": Param(False, bool, doc="C4/C16: add Coordinated Strike to the mission pool"),
+        "revolution_threshold": Param(21, int, min=1, max=80, doc="§10: Revolution needs suit total >= this"),
+        "final_encounter_one_faceup": Param(
+            True, bool, doc="C11/C23: Final Encounter plays 1 face up if possible"
+        ),
+        "reveal_all_on_liberation": Param(
+            True, bool, doc="C9/C23: a liberated district turns all its cards face up"
+        ),
+    }
+    TEST_CONFIGS = [
+        {},
+        {"empire_can_target_area_district_cards": True},
+        {
+            "revolution_reusable": True,
+            "include_mission_12": True,
+            "revolution_threshold": 14,
+            "final_encounter_one_faceup": False,
+            "reveal_all_on_liberation": False,
+        },
+    ]
+    BAD_CONFIGS = [
+        {"revolution_threshold": 0},
+        {"revolution_threshold": 100},
+        {"revolution_reusable": "yes"},
+        {"include_mission_12": 1},
+        {"num_players": 3},
+    ]
+
+    # ---------------------------------------------------------------- set-up
+    def _setup(self):
+        self._setup_tables()
+        self.layout, self._enc, self._henc, self._fast = build_layout(self)
+
+    def _new_game(self):
+        self._deal()
+
+    # the rules' hooks write observe.py's incremental buffers (called as methods)
+    _obs_play = play_handle
+    _obs_move = move_handle
+    _obs_reveal = reveal_handle
+    _obs_event = write_event
+    _obs_sync = sync_after
+    _obs_rebuild = rebuild_buffers
+
+    def touch(self) -> None:
+        """Forget cached decisions and rebuild the incremental observation buffers
+        (call after editing the state by hand, as tests do)."""
+        self._cache.mask = None
+        rebuild_buffers(self)
+
+    # ------------------------------------------------------------ information
+    def observe(self, player: int) -> np.ndarray:
+        return encode(self, player)
+
+    def hidden_key(self, viewer: int):
+        hid = self.hid
+        ct = D.CARD_TYPE
+        deck = tuple(ct[c] for c in hid.deck)
+        if viewer == REBEL:
+            return deck
+        pub = self.pub
+        facedown = tuple(ct[hid.hcard[h]] for h in range(pub.n_played) if not pub.hup[h])
+        return (tuple(ct[c] for c in hid.hand), deck, facedown)
+
+    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "UnrestGame":
+        return resample(self, viewer, rng)
+
+    def clone(self) -> "UnrestGame":
+        new = self._clone_into(object.__new__(type(self)))
+        self._copy_rules_into(new)
+        new._enc = self._enc
+        new._henc = self._henc
+        new._fast = self._fast
+        return new
+
+    def check_invariants(self) -> None:
+        invariants.check(self)
+
+    # ------------------------------------------------------------- display
+    def action_label(self, a: int) -> str:
+        """The pending decision's action ``a`` as the role deciding it sees it."""
+        return render.action_label(self, a, self.current_player)
+
+    def action_label_for(self, a: int, viewer: int | None) -> str:
+        """Action ``a`` of the pending decision as ``viewer`` sees it (None: omniscient).
+        Every move is public except the identities of the cards the Rebel plays face
+        down (§5.1); see ``render.action_label``."""
+        return render.action_label(self, a, viewer)
+
+    def render_text(self, viewer: int | None = None) -> str:
+        return render.render_text(self, viewer)
+
+    def render_rgb(self, viewer: int | None = None) -> np.ndarray:
+        return render.render_rgb(self, viewer)
