@@ -14,7 +14,7 @@ from spyenvs.core import Game, Param
 from . import invariants, resample
 from . import rules as R
 from .observe import Encoder, build_layout
-from .render import action_label, render_text
+from .render import action_label, private_move_label, render_text
 
 _STATIC = ("N", "nf", "cap", "members", "own", "other_fac", "mindex", "n_mtypes", "n_missions",
            "n_agents", "immediate", "encoder")
@@ -112,13 +112,13 @@ class TheAgentsGame(R.TheAgentsState, Game):
         return action_label(self, a)
 
     def action_label_for(self, a, viewer):
-        """Every choice is public except the Tracker's and the Interrogator's pick
-        (seen by the executor, and for the Interrogator by its target)."""
+        """Every choice is public (6) except the Tracker's pick (seen by its executor)
+        and the Interrogator's pick (seen by its executor and its target)."""
         if viewer is None or viewer == self.decider or self.over:
             return self.action_label(a)
-        if self.decision == R.D_TRACK or (self.decision == R.D_INT_CARD and viewer != self.stack[-1][7]):
-            return f"({self.decision_name()})"
-        return self.action_label(a)
+        if self.decision == R.D_INT_CARD and viewer == self.stack[-1][7]:
+            return self.action_label(a)
+        return private_move_label(self) or self.action_label(a)
 
     def render_text(self, viewer=None):
         return render_text(self, viewer)
