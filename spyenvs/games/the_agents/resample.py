@@ -27,6 +27,10 @@ shortcut:
 3. More tables than ``ENUMERATION_BUDGET``: rejection goes on without a bound. It
    stays exact (the true deal is consistent, so it ends with probability 1).
 
+The consistent tables of a state are cached by content (ISMCTS re-samples one root
+many times); a state found there skips step 1. Which step runs depends on the state
+only, never on a random draw, so the result stays uniform.
+
 Other viewers' knowledge tags follow the slots (the card now in a slot takes the
 tags its previous card had), so every seat's knowledge stays coherent in the clone.
 """
@@ -162,6 +166,8 @@ def resample_hidden(g, viewer, rng, tries=REJECTION_TRIES, budget=ENUMERATION_BU
     decider = g.decider
     want = list(g.legal)
     new = None
+    if _TABLES.get(_content_key(g, viewer, budget)) is not None:
+        tries = 0  # this state was enumerated before: sample its tables at once
     for _ in range(tries):
         cand = g.clone()
         redeal(cand, viewer, rng)
