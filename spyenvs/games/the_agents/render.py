@@ -6,7 +6,102 @@ from . import data as D
 from . import rules as R
 
 
+def _slot_card(g, s):
+    """The card on board slot s, in words (public: dead identities only if shown, C34)."""
+    f, i = divmod(s, 7)
+    row = g.fac[f] if f < len(g.fac) else []
+    if i >= len(row):
+        return f"F{f}[{i}]"
+    c = row[i]
+    if c[1] < 0:
+        name = D.AGENT_NAMES[c[0] >> 1] if g.config["dead_identities_visible"] else "card"
+        return f"dead {name} at F{f}[{i}]"
+    return f"{D.AGENT_NAMES[c[0] >> 1]} at F{f}[{i}]"
+
+
+def _mission_slot(g, a):
+    f, r = divmod(a - R.A_MSLOT, 4)
+    m, s = divmod(r, 2)
+    try:
+        c = g.att[f][m][s]
+        return f"{D.MISSION_NAMES[c >> 1]} of P{g.members[f][m]} on F{f}"
+    except IndexError:
+        return f"attached mission F{f} member {m} slot {s}"
+
+
+def _orientation(g, o):
+    """Whom the command of orientation o faces, for the pending decision."""
+    p = g.decider
+    top = g.stack[-1] if g.stack else None
+    if top is not None and top[0] == R.BUILD and top[1] == R.D_PFR_ORI:
+        q = top[7]
+        to, ip = (p, q) if o == 0 else (q, p)
+        return f"command toward P{to}, IP to P{ip}"
+    f = -1
+    if top is not None and top[0] == R.BUILD and top[1] == R.D_PFA_ORI:
+        f = top[5]
+    elif top is not None and top[0] == R.CMD and top[1] == R.D_MEDIC_ORI:
+        f = top[7] // 7
+    if f < 0 or p not in g.members[f]:
+        return ("command toward the decider", "command toward the other player")[o]
+    a, b = g.members[f]
+    return f"command toward P{p if o == 0 else (b if a == p else a)}"
+
+
+def _gap(g, k):
+    top = g.stack[-1] if g.stack else None
+    if top is None or top[0] != R.BUILD or top[5] < 0:
+        return f"gap {k}"
+    f = top[5]
+    n = len(g.fac[f])
+    if n == 0:
+        return f"into empty F{f}"
+    if k == 0:
+        return f"left end of F{f} (gap 0)"
+    if k == n:
+        return f"right end of F{f} (gap {k})"
+    return f"between F{f}[{k - 1}] and F{f}[{k}] (gap {k})"
+
+
 def action_label(g, a: int) -> str:
+    """Action a of the pending decision in words. Built from public information only
+    (the resolution stack and the table are public, 6), so every seat reads the same
+    words for a move it may see; ``game.action_label_for`` hides the private ones."""
+    try:
+        return _label(g, a)
+    except (AttributeError, IndexError, TypeError):  # a bare or finished game
+        return _plain_label(a)
+
+
+def _label(g, a):
+    d = g.decision
+    if a == R.A_DONE:
+        return "FINISH (end the turn)"
+    if a < R.A_AGENT:
+        return R.STEP_NAMES[a - R.A_STEP]
+    if a < R.A_MISSION:
+        return D.AGENT_NAMES[a - R.A_AGENT]
+    if a < R.A_FSLOT:
+        return ("discard " if d == R.D_SWAPM else "") + D.MISSION_NAMES[a - R.A_MISSION]
+    if a < R.A_GAP:
+        return f"faction F{g.own[g.decider][a - R.A_FSLOT]}"
+    if a < R.A_ORI:
+        return _gap(g, a - R.A_GAP)
+    if a < R.A_SEAT:
+        return _orientation(g, a - R.A_ORI)
+    if a < R.A_BOARD:
+        return f"P{(g.decider + a - R.A_SEAT + 1) % g.N}"
+    if a < R.A_MSLOT:
+        return _slot_card(g, a - R.A_BOARD)
+    if a < R.A_RANDOM:
+        return ("discard " if d == R.D_SWAPM else "") + _mission_slot(g, a)
+    if a == R.A_RANDOM:
+        return "a random mission from hand"
+    t = D.MHG_ELIGIBLE[g.stack[-1][2]]
+    return f"reveal {a - R.A_COUNT} {D.AGENT_NAMES[t]}"
+
+
+def _plain_label(a: int) -> str:
     if a == R.A_DONE:
         return "FINISH"
     if a < R.A_AGENT:
@@ -16,21 +111,13 @@ def action_label(g, a: int) -> str:
     if a < R.A_FSLOT:
         return f"mission {D.MISSION_NAMES[a - R.A_MISSION]}"
     if a < R.A_GAP:
-        k = a - R.A_FSLOT
-        try:
-            return f"faction F{g.own[g.decider][k]}"
-        except (AttributeError, IndexError):
-            return f"own faction slot {k}"
+        return f"own faction slot {a - R.A_FSLOT}"
     if a < R.A_ORI:
         return f"gap {a - R.A_GAP}"
     if a < R.A_SEAT:
-        return ("command toward me", "command toward the other player")[a - R.A_ORI]
+        return ("command toward the decider", "command toward the other player")[a - R.A_ORI]
     if a < R.A_BOARD:
-        k = a - R.A_SEAT + 1
-        try:
-            return f"seat +{k} (P{(g.decider + k) % g.N})"
-        except AttributeError:
-            return f"seat +{k}"
+        return f"seat +{a - R.A_SEAT + 1}"
     if a < R.A_MSLOT:
         f, i = divmod(a - R.A_BOARD, 7)
         return f"card F{f}[{i}]"
@@ -41,6 +128,41 @@ def action_label(g, a: int) -> str:
     if a == R.A_RANDOM:
         return "random mission from hand"
     return f"reveal {a - R.A_COUNT}"
+
+
+def private_move_label(g) -> str | None:
+    """What another seat may read of the pending move when it is private (6): the
+    Tracker's pick (seen by its executor only) and the Interrogator's pick (seen by
+    its executor and its target). None when the move is public."""
+    if g.over:
+        return None
+    top = g.stack[-1]
+    if g.decision == R.D_TRACK:
+        return f"P{g.decider} takes a card from the agent deck (Tracker; hidden)"
+    if g.decision == R.D_INT_CARD:
+        return f"P{g.decider} takes an agent card from P{top[7]}'s hand (Interrogator; hidden)"
+    return None
+
+
+def turn_status(g) -> str:
+    """The public progress of the turn (4.1, 4.8, C48): actions left, free mission
+    operations used in the current window, open Mercenary bonus contexts."""
+    if g.over or not g.stack:
+        return ""
+    fr0 = g.stack[0]
+    p = fr0[1]
+    if fr0[0] == R.CTX:
+        s = (f"P{p}'s turn: actions left {fr0[2]} (the turn ends when they run out); free mission "
+             f"operations {fr0[4]}/{R.MAX_FREE_OPS} before the next action (they cost none)")
+    elif fr0[0] == R.END:
+        s = (f"P{p}'s end window: free mission operations {fr0[2]}/{R.MAX_FREE_OPS}, "
+             "then FINISH ends the turn")
+    else:
+        s = f"P{p}'s turn ends: Moral High Ground reveals, then scoring"
+    for fr in g.stack:
+        if fr[0] == R.CTX and fr[3]:
+            s += f"; Mercenary bonus: P{fr[1]} has {fr[2]} action(s) (no mission operations)"
+    return s
 
 
 def _card(c, show_dead=True):
@@ -57,6 +179,7 @@ def render_text(g, viewer=None) -> str:
         lines.append(f"GAME OVER ({res}); turns {g.turns}")
     else:
         lines.append(f"turn {g.turns}: active P{g.active}; P{g.decider} decides {R.DECISIONS[g.decision]}")
+        lines.append(turn_status(g))
     lines.append("IP: " + " ".join(f"P{q}={g.ip[q]}" for q in range(g.N)))
     show_dead = g.config["dead_identities_visible"] or viewer is None
     for f in range(g.nf):

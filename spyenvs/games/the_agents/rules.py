@@ -17,6 +17,12 @@ The resolution stack (4.8, C44) holds frames (lists, first element the kind):
   waiting for its executor's choice (8.7); ``chain`` is a bitset of board slots (C22).
 * ``[FIN, card, recipient]``: a Free Agent's steps (2) and (3) (4.3).
 * ``[END, player, ops]``: the END WINDOW (8.9). ``[MHG, player, k]``: reveals (8.10).
+
+Termination of a turn (4.1, 4.8): free mission operations cost no action, so ATTACH /
+RECALL could loop forever; C48 caps them at ``MAX_FREE_OPS`` = 8 per window (before each
+of the two top-level actions, and the END WINDOW), at most 24 in a turn. Every other
+STEP spends an action, except the Mercenary, whose plays are bounded by its two copies
+per pass through the retired pile; ``max_decisions_per_turn`` (C38) is the safety net.
 """
 
 from __future__ import annotations
