@@ -10,7 +10,7 @@ from .data import CHARGES, COPIES, PAD, PAD_LEN, X1, X2, usable_by
 def check_invariants(game):
     """Assert §10.1 on ``game`` (AssertionError naming the broken one)."""
     self = game  # noqa: PLW0127 (the body reads like the rules engine it checks)
-    if self.pad_on:
+    if self.pad_on and self.winner is None:
         assert self.dec != PAD or (self.pad_left > 0 and self.pad_saved is not None), "padding without a resume"
         assert self.seg_actor < 0 or self.seg_count <= PAD_LEN, "padded segment too long"
     assert 0 <= self.round <= self.config["max_rounds"]

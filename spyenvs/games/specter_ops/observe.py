@@ -12,7 +12,7 @@ from spyenvs.core import Layout
 
 from . import board as B
 from .belief import LAST_SEEN, SEEN
-from .data import A1, A2, A2T, A3, A4, DECISIONS
+from .data import DECISIONS
 
 PLANES = [
     ("structure", "structures (incl. objectives, compass, title block)"),
@@ -326,8 +326,9 @@ def _public(game, p, cache):
                         keys = tuple(j for j in hyps if j != me_seat)
                 u = bel.union(keys)
                 memos[a] = (hyps, traitor_undisclosed, u)
-            if a == 0 and game.cur == 0 and game.dec in (A1, A2, A2T, A3, A4) and game.tr is not None:
-                u &= game.tr["pre_mask"]
+            tr = game.tr
+            if a == 0 and game.cur == 0 and tr is not None and not tr["done"]:
+                u &= tr["pre_mask"]  # her turn's placement before moving, not yet in the belief
             dense[1 + a] = u
     prev = cache[_DENSE]
     for k in range(3 if nplanes > 17 else 1):
