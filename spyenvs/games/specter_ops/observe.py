@@ -38,7 +38,7 @@ BELIEF_PLANES = [
     ("belief_second", "the same for the revealed second agent"),
 ]
 ND = len(DECISIONS)
-AGENT_FEATS = 5 + 5 + 1 + 1 + 2 + 1 + 8 + 1 + 1 + 10 + 2
+AGENT_FEATS = 5 + 4 + 1 + 1 + 2 + 1 + 8 + 1 + 1 + 10 + 2  # = 36, in the order of the layout text
 HUNTER_FEATS = 4 + 8 + 4
 PRIVATE_FEATS = 4 + 2 + 8 + 3 + 2 + 1 + 8 + 2
 
@@ -57,9 +57,10 @@ def build_layout(escape_bits, belief_planes):
     lay.add("objectives", 5, 0, 1, "completed per section, count / 4")
     lay.add("precog", 1, 0, 1, "Pre-Cognition announced")
     lay.add("agents", (2, AGENT_FEATS), 0, 1,
-            "per agent (main, second): in play, escaped, active, char-known flag, unknown; character one-hot; damage / 8; "
-            "public now; sighting kind seen/last; sighting age; card uses per type; rotated uses / 4; cards / 5; "
-            "sensor answer (9 dirs + no motion); Beast close / not close")
+            "per agent, main then second, each of 36 slots: 0 in play, 1 escaped, 2 active, 3 character known, 4 unknown; "
+            "5-8 character one-hot; 9 damage / 8; 10 public now; 11-12 sighting kind seen / last seen; "
+            "13 sighting age / 40; 14-21 card uses per type / 2; 22 rotated uses / 4; 23 cards / 5; "
+            "24-33 motion sensor answer N, NE, E, SE, S, SW, W, NW, here, no motion; 34-35 Beast senses: not close / close")
     lay.add("private", PRIVATE_FEATS, 0, 1,
             "observer's own agent: character; hp / 8, max hp / 8; charges per card type / 2; stealth, velocity, "
             "decoy used; steps / 6, max steps / 6; card used; pending card; after-move window; moved 3+")

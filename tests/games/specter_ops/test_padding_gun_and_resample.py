@@ -280,3 +280,27 @@ def test_s6_2_padded_mid_turn_resample_redraws_her_start_uniformly_and_keeps_the
                 n += 1
             assert k + n == PAD_LEN
     _assert_uniform(samples, support)
+
+
+# ---------------------------------------------------------------- layout text = encoding
+def test_layout_text_of_the_agents_block_matches_its_encoding():
+    import re
+
+    g = make(agent="Spider", hunters="Beast,Gun")
+    place(g, hunters=["R2", "L4"])
+    walk(g, "N2")
+    block = g.layout.blocks["agents"]
+    size = block.shape[1]
+    numbered = [tuple(map(int, m.split("-"))) for m in re.findall(r"(?:: |, |; )(\d+(?:-\d+)?) ", block.doc)]
+    covered = sorted(i for r in numbered for i in range(r[0], r[-1] + 1))
+    assert covered == list(range(size)), "every slot named once, none unused"
+
+    def main_agent(pa_close=-1, sensor=-1):
+        g.pa[0].close, g.pa[0].sensor = pa_close, sensor
+        g._pubver += 1
+        return g.layout.view(g.observe(1), "agents")[0]
+
+    assert main_agent(pa_close=1)[35] == 1 and main_agent(pa_close=1)[34] == 0  # "close" at 35
+    assert main_agent(pa_close=0)[34] == 1 and main_agent(pa_close=0)[35] == 0  # "not close" at 34
+    assert main_agent(sensor=9)[33] == 1  # no motion, the last sensor slot
+    assert main_agent(sensor=0)[24] == 1  # N, the first
