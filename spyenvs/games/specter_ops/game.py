@@ -12,7 +12,7 @@ from .data import (
 )
 from .invariants import check_invariants
 from .observe import build_layout, observe
-from .render import render_rgb, render_text
+from .render import render_rgb, render_text, status_line
 from .resample import Resampling
 from .rules import Rules
 
@@ -141,8 +141,14 @@ class SpecterOps(Resampling, Rules, Game):
     def observe(self, p):
         return observe(self, p)
 
-    def render_text(self, viewer=None):
-        return render_text(self, viewer)
+    def render_text(self, viewer=None, compact=False):
+        """The map with its legend and the state lines; ``compact=True`` leaves out the
+        32-row map (a status line instead), for the steps inside one turn."""
+        return render_text(self, viewer, compact)
+
+    def status_line(self, viewer=None):
+        """One line: round, who is to move, hunters, vehicle, objectives, the viewer's agent."""
+        return status_line(self, viewer)
 
     def render_rgb(self, viewer=None):
         return render_rgb(self, viewer)
