@@ -52,6 +52,6 @@ DECISIONS = (
 (S1, S2, S3, S4, A1, A2, A2T, A3, A4, A5, X1, X2, H0, H1, H2, H2V, H3, H4, H5, H6, I1, I2,
  PAD) = range(len(DECISIONS))
 #: pad_agent_turn (C58): every agent-turn segment (an agent's turn, or the reveal
-#: sequence X1..X3) lasts exactly this many decisions: at most A1 + A2 + A2t + 6 A3
-#: + A4 + A2t + I2 (Quick Draw) + A5 = 13 real ones, the rest forced passes
+#: sequence X1..X3) lasts exactly this many decisions, one slot per possible one:
+#: A1 + A2 + A2t + 6 A3 + A4 + A2t + I2 (Quick Draw) + A5 = 13 (rules.PHASE_START)
 PAD_LEN = 13

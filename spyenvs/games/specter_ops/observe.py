@@ -12,7 +12,7 @@ from spyenvs.core import Layout
 
 from . import board as B
 from .belief import LAST_SEEN, SEEN
-from .data import A1, A2, A2T, A3, A4, DECISIONS
+from .data import DECISIONS
 
 PLANES = [
     ("structure", "structures (incl. objectives, compass, title block)"),
@@ -38,7 +38,7 @@ BELIEF_PLANES = [
     ("belief_second", "the same for the revealed second agent"),
 ]
 ND = len(DECISIONS)
-AGENT_FEATS = 5 + 5 + 1 + 1 + 2 + 1 + 8 + 1 + 1 + 10 + 2
+AGENT_FEATS = 5 + 4 + 1 + 1 + 2 + 1 + 8 + 1 + 1 + 10 + 2  # = 36, in the order of the layout text
 HUNTER_FEATS = 4 + 8 + 4
 PRIVATE_FEATS = 4 + 2 + 8 + 3 + 2 + 1 + 8 + 2
 
@@ -57,9 +57,10 @@ def build_layout(escape_bits, belief_planes):
     lay.add("objectives", 5, 0, 1, "completed per section, count / 4")
     lay.add("precog", 1, 0, 1, "Pre-Cognition announced")
     lay.add("agents", (2, AGENT_FEATS), 0, 1,
-            "per agent (main, second): in play, escaped, active, char-known flag, unknown; character one-hot; damage / 8; "
-            "public now; sighting kind seen/last; sighting age; card uses per type; rotated uses / 4; cards / 5; "
-            "sensor answer (9 dirs + no motion); Beast close / not close")
+            "per agent, main then second, each of 36 slots: 0 in play, 1 escaped, 2 active, 3 character known, 4 unknown; "
+            "5-8 character one-hot; 9 damage / 8; 10 public now; 11-12 sighting kind seen / last seen; "
+            "13 sighting age / 40; 14-21 card uses per type / 2; 22 rotated uses / 4; 23 cards / 5; "
+            "24-33 motion sensor answer N, NE, E, SE, S, SW, W, NW, here, no motion; 34-35 Beast senses: not close / close")
     lay.add("private", PRIVATE_FEATS, 0, 1,
             "observer's own agent: character; hp / 8, max hp / 8; charges per card type / 2; stealth, velocity, "
             "decoy used; steps / 6, max steps / 6; card used; pending card; after-move window; moved 3+")
@@ -326,8 +327,9 @@ def _public(game, p, cache):
                         keys = tuple(j for j in hyps if j != me_seat)
                 u = bel.union(keys)
                 memos[a] = (hyps, traitor_undisclosed, u)
-            if a == 0 and game.cur == 0 and game.dec in (A1, A2, A2T, A3, A4) and game.tr is not None:
-                u &= game.tr["pre_mask"]
+            tr = game.tr
+            if a == 0 and game.cur == 0 and tr is not None and not tr["done"]:
+                u &= tr["pre_mask"]  # her turn's placement before moving, not yet in the belief
             dense[1 + a] = u
     prev = cache[_DENSE]
     for k in range(3 if nplanes > 17 else 1):

@@ -36,7 +36,16 @@ def _objective_cells(game, viewer):
     return {game._h_obj[s]: s for s in range(4) if show or s in game.completed}
 
 
-def render_text(game, viewer=None):
+#: what each map symbol means (the legend prints those the map uses)
+SYMBOLS = {
+    "A": "agent", "a": "second agent", "V": "vehicle", "O": "open objective", "*": "completed objective",
+    "~": "smoke", "?": "where the agent may be", "L": "agent's latest sighting", "#": "structure",
+    "E": "escape point", "=": "road", ".": "floor",
+}
+
+
+def _map_rows(game, viewer):
+    """The 32 map rows as strings (row 1 first) and the set of symbols used."""
     objs = _objective_cells(game, viewer)
     agents = {}
     for a, ag in enumerate(game.ag):
@@ -47,7 +56,8 @@ def render_text(game, viewer=None):
     for s in range(game.nh):
         if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
             hunters[game.hpos[s]] = str(s)
-    lines = ["    " + B.COLS]
+    sights = {game.pa[a].sight_cell for a in range(2)}
+    rows, used = [], set()
     for r in range(B.H):
         row = []
         for c in range(B.W):
@@ -64,7 +74,7 @@ def render_text(game, viewer=None):
                 ch = "~"
             elif (bel >> i) & 1:
                 ch = "?"
-            elif any(game.pa[a].sight_cell == i for a in range(2)):
+            elif i in sights:
                 ch = "L"
             elif (B.STRUCT >> i) & 1:
                 ch = "#"
@@ -75,19 +85,68 @@ def render_text(game, viewer=None):
             else:
                 ch = "."
             row.append(ch)
-        lines.append(f"{r + 1:3d} " + "".join(row))
-    # C58: the pending decision's name is the actor's (or omniscient) knowledge only
+            used.add(ch)
+        rows.append("".join(row))
+    return rows, used
+
+
+def legend(game, used):
+    """One line naming every symbol in ``used``: hunters by seat digit and character."""
+    parts = []
+    for s in range(game.nh):
+        if str(s) in used:
+            parts.append(f"{s} hunter_{s} {HUNTER_NAMES[game.hchar[s]] if game.hchar[s] >= 0 else ''}".rstrip())
+    parts += [f"{k} {v}" for k, v in SYMBOLS.items() if k in used]
+    return "legend: " + ", ".join(parts)
+
+
+def status_line(game, viewer=None):
+    """One line for a terminal between sub-steps: round, who is to move (the decision
+    name only for its actor, C58), hunters, vehicle, objectives, the viewer's agent."""
     shown = viewer is None or viewer == game.actor
-    pending = f"decision {DECISIONS[game.dec]} by " if shown else "to move: "
-    lines.append(f"round {game.round}  {pending}{game.roles[game.actor]}"
-                 + (f"  winner: {game.winner}" if game.winner else ""))
+    pending = f"{DECISIONS[game.dec]} by " if shown else "to move: "
+    bits = [f"round {game.round}", f"{pending}{game.roles[game.actor]}"]
+    if game.winner:
+        bits.append(f"winner: {game.winner}")
+    for s in range(game.nh):
+        if game.hin[s]:
+            where = "vehicle" if game.riding[s] else (B.name(game.hpos[s]) if game.hpos[s] >= 0 else "-")
+            bits.append(f"h{s} {where}{' stunned' if game.stunned[s] else ''}")
+    bits.append(f"vehicle {B.name(game.vpos)} {game.vused}/10")
+    bits.append(f"objectives {len(game.completed)}/4")
+    for a, ag in enumerate(game.ag):
+        if _knows_agent(game, viewer, a) and ag.char >= 0 and ag.in_play and game.round > 0:
+            bits.append(f"{'you' if viewer is not None else 'agent' if a == 0 else 'second'} {B.name(ag.pos)} "
+                        f"HP {ag.hp}/{ag.maxhp} steps {ag.steps}/{ag.max_steps}")
+    return " | ".join(bits)
+
+
+def render_text(game, viewer=None, compact=False):
+    """The viewer's picture of the game: the map with its legend, then the state lines
+    and the latest public events. ``compact``: no map (status line, state lines and
+    events), for a terminal between the steps of one turn."""
+    lines = []
+    if not compact:
+        rows, used = _map_rows(game, viewer)
+        lines.append("    " + B.COLS)
+        lines += [f"{r + 1:3d} {row}" for r, row in enumerate(rows)]
+        lines.append(legend(game, used))
+        # C58: the pending decision's name is the actor's (or omniscient) knowledge only
+        shown = viewer is None or viewer == game.actor
+        pending = f"decision {DECISIONS[game.dec]} by " if shown else "to move: "
+        lines.append(f"round {game.round}  {pending}{game.roles[game.actor]}"
+                     + (f"  winner: {game.winner}" if game.winner else ""))
+    else:
+        lines.append(status_line(game, viewer))
     hs = []
     for s in range(game.nh):
         name = HUNTER_NAMES[game.hchar[s]] if game.hchar[s] >= 0 else "?"
         st = "out" if not game.hin[s] else ("in vehicle" if game.riding[s] else B.name(game.hpos[s]) if game.hpos[s] >= 0 else "-")
         flags = ("S" if game.stunned[s] else "") + ("B" if game.blind[s] else "") + ("R" if game.revoked[s] else "")
         hs.append(f"hunter_{s} {name} {st} {flags}".rstrip())
-    lines.append("; ".join(hs) + f"; vehicle {B.name(game.vpos)} used {game.vused}/10")
+    flagged = any(game.stunned) or any(game.blind) or any(game.revoked)
+    lines.append("; ".join(hs) + f"; vehicle {B.name(game.vpos)} used {game.vused}/10"
+                 + ("  (S stunned, B blinded, R no vehicle access)" if flagged and not compact else ""))
     lines.append(f"objectives completed: {len(game.completed)}")
     for a, ag in enumerate(game.ag):
         pa = game.pa[a]
@@ -114,11 +173,49 @@ COLORS = {
 }
 
 
+#: the picture's legend: colour swatch, label drawn on it, meaning
+RGB_LEGEND = (
+    ("agent", "A", "agent"), ("hunter", "0", "hunter seat"), ("vehicle", "V", "vehicle"),
+    ("objective", "1", "objective (section)"), ("done", "1", "completed"), ("escape", "E", "escape point"),
+    ("last", "S", "seen / L last seen"), ("belief", "", "she may be here"), ("smoke", "", "smoke"),
+    ("struct", "", "structure"), ("road", "", "road"),
+)
+
+
+def _wrap(line, width):
+    """Split a caption line at '; ' or spaces so that nothing is cut off."""
+    out = []
+    while len(line) > width:
+        cut = line.rfind("; ", 0, width)
+        cut = cut + 1 if cut > 0 else line.rfind(" ", 0, width)
+        if cut <= 0:
+            cut = width
+        out.append(line[:cut].rstrip())
+        line = "  " + line[cut:].lstrip()
+    out.append(line)
+    return out
+
+
+def caption_lines(game, viewer, width):
+    """The picture's caption: the state lines of render_text (no map), wrapped to ``width``."""
+    text = render_text(game, viewer, compact=True).splitlines()
+    out = []
+    for line in text:
+        out += _wrap(line, width)
+    return out
+
+
 def render_rgb(game, viewer=None):
     top = 16
     left = 24
-    h = top + B.H * CELL + 6 * GLYPH_H + 8
     w = left + B.W * CELL + 4
+    width = (w - 8) // GLYPH_W
+    names = ", ".join(f"{s} {HUNTER_NAMES[game.hchar[s]] if game.hchar[s] >= 0 else '?'}" for s in range(game.nh))
+    legend_rows = len(RGB_LEGEND) // 2 + len(RGB_LEGEND) % 2
+    caption = _wrap("hunters: " + names, width) + caption_lines(game, viewer, width)
+    legend_top = top + B.H * CELL + 4
+    cap_top = legend_top + legend_rows * (GLYPH_H + 4) + 4
+    h = cap_top + len(caption) * GLYPH_H + 6
     img = np.empty((h, w, 3), np.uint8)
     img[:] = (250, 248, 240)
     for c in range(B.W):
@@ -179,12 +276,21 @@ def render_rgb(game, viewer=None):
     token(game.vpos, COLORS["vehicle"], "V", 1)
     for s in range(game.nh):
         if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
-            token(game.hpos[s], COLORS["hunter"], HUNTER_NAMES[game.hchar[s]][0] if game.hchar[s] >= 0 else str(s))
+            token(game.hpos[s], COLORS["hunter"], str(s))  # seat digit: Puppet and Prophet share an initial
     for a, ag in enumerate(game.ag):
         if ag.in_play and game.round > 0 and _knows_agent(game, viewer, a):
             token(ag.pos, COLORS["agent"] if a == 0 else COLORS["second"], "A" if a == 0 else "a", 2)
-    y = top + B.H * CELL + 4
-    for line in render_text(game, viewer).splitlines()[B.H + 1:B.H + 7]:
-        draw_text(img, 4, y, line[: (w - 8) // GLYPH_W], (30, 30, 30))
+    # legend: two columns of swatches
+    col_w = (w - 8) // 2
+    for k, (colour, label, meaning) in enumerate(RGB_LEGEND):
+        x = 4 + (k % 2) * col_w
+        y = legend_top + (k // 2) * (GLYPH_H + 4)
+        img[y:y + GLYPH_H + 2, x:x + GLYPH_H + 2] = COLORS[colour]
+        if label:
+            draw_text(img, x + 3, y + 1, label, (255, 255, 255))
+        draw_text(img, x + GLYPH_H + 6, y + 1, meaning[: (col_w - GLYPH_H - 10) // GLYPH_W], (30, 30, 30))
+    y = cap_top
+    for line in caption:
+        draw_text(img, 4, y, line, (30, 30, 30))
         y += GLYPH_H
     return img

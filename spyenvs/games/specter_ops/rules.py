@@ -22,6 +22,15 @@ from .data import (
 BALL = B.BALL
 #: decisions that open an agent-turn segment (the padding unit, C58)
 _SEGMENT_START = frozenset((A1, A2, A3, X1))
+#: pad_agent_turn (C58): an agent-turn segment is PAD_LEN slots in fixed phases, so
+#: both its length and the moment of every publication in it are public. A decision
+#: of a phase is asked only once the segment holds the phase's first slot (forced
+#: passes fill the gap): A1 or X1 in slot 1, the before-window (A2, A2t; X2 X2) in
+#: slots 2-3, movement in slots 4-9 (the escape check after slot 9), the after-window
+#: (A4, A2t) in slots 10-11, the report after slot 11, the Quick Draw's I2 in slot 12,
+#: A5 in slot 13. Values: decisions already made when the phase starts.
+PHASE_START = {A1: 0, X1: 0, A2: 1, X2: 1, A3: 3, A4: 9, I2: 11, A5: 12}
+MOVE_END, REPORT_AT = 9, 11
 #: legal-action tuples -> read-only int8 masks (masks repeat a lot: neighbour steps, walks)
 _MASKS: dict[tuple, np.ndarray] = {}
 SIGHT = B.SIGHT
@@ -270,6 +279,13 @@ class Rules:
         self.mask = m
 
     # ------------------------------------------------------------------ helpers
+    def _viewer_kind(self, p):
+        if p == 0:
+            return "agent"
+        if self.exposed and p == self.traitor_role:
+            return "second"
+        return "hunter"
+
     def _hspace(self, s):
         return self.vpos if self.riding[s] else self.hpos[s]
 
@@ -343,38 +359,84 @@ class Rules:
 
     # ------------------------------------------------------------------ apply
     def _apply(self, action):
-        if self.dec == PAD:
-            self.pad_left -= 1
-            if self.pad_left == 0:
-                self.dec, self.actor, self.legal, self.mask = self.pad_saved
-                self.pad_saved = None
-                self.pad_actor = -1
-            return  # a forced pass changes nothing public
-        if self.pad_on and self.seg_actor < 0 and self.dec in _SEGMENT_START:
-            self.seg_actor = self.actor
-            self.seg_count = 0
-        self._quiet = False
-        self._apply_rules(action)
-        if not self._quiet:
-            # anything but a mid-path step may change public state: observations rebuild
-            self._pubver += 1
         if self.seg_actor >= 0:
             self.seg_count += 1
-            if self.winner is not None:
-                self.seg_actor = -1
-            elif self.actor != self.seg_actor:
-                self._pad_segment()
+        if self.dec == PAD:
+            self.pad_left -= 1
+            if self.pad_left:
+                return  # a forced pass changes nothing public
+            saved = self.pad_saved
+            self.pad_saved = None
+            self.pad_actor = -1
+            if type(saved) is tuple:
+                self.dec, self.actor, self.legal, self.mask = saved
+            else:  # a deferred step of the rules (the escape check, the report)
+                self._quiet = False
+                getattr(self, saved)()
+                if not self._quiet:
+                    self._pubver += 1
+        else:
+            self._quiet = False
+            self._apply_rules(action)
+            if not self._quiet:
+                # anything but a mid-path step may change public state: observations rebuild
+                self._pubver += 1
+        if self.pad_on:
+            self._pad_check()
 
-    def _pad_segment(self):
-        """C58 padding: the segment's actor passes until it has made PAD_LEN decisions,
-        then the decision that came next is asked."""
-        left = PAD_LEN - self.seg_count
-        if left > 0:
-            self.pad_saved = (self.dec, self.actor, self.legal, self.mask)
-            self.pad_left = left
+    def _pad_check(self):
+        """C58 padding after every decision: close a finished segment with forced passes
+        up to PAD_LEN, open a new one at an agent turn's first decision, and delay a
+        decision of the open segment until its phase's first slot (PHASE_START)."""
+        if self.winner is not None:
+            self.seg_actor = -1
+            return
+        dec = self.dec
+        if dec == PAD:
+            return
+        if self.seg_actor >= 0 and self.actor != self.seg_actor:
+            if self.seg_count < PAD_LEN:
+                self._pad_before(PAD_LEN)
+                return
+            self.seg_actor = -1
+        if self.seg_actor < 0:
+            if dec not in _SEGMENT_START:
+                return
+            self.seg_actor = self.actor
+            self.seg_count = 0
+        if dec == A2T:
+            start = 9 if self.ag[self.cur].window else 1
+        else:
+            start = PHASE_START.get(dec, 0)
+        if self.seg_count < start:
+            self._pad_before(start)
+
+    def _pad_before(self, slot):
+        """Forced passes by the segment's actor until it holds ``slot`` decisions, then
+        the pending decision is asked."""
+        self.pad_saved = (self.dec, self.actor, self.legal, self.mask)
+        self.pad_left = slot - self.seg_count
+        self.pad_actor = self.seg_actor
+        self._set(PAD, self.seg_actor, [NO])
+
+    def _seg_slots(self):
+        """Decisions the current agent's open padded segment holds (0 if none is open)."""
+        if self.pad_on and self.seg_actor >= 0 and self.seg_actor == self.ag[self.cur].role:
+            return self.seg_count
+        return 0
+
+    def _at_slot(self, slot, step):
+        """Run the rules step ``step`` (a method name) now, or under pad_agent_turn only
+        once the open segment holds ``slot`` decisions (forced passes until then), so
+        that what it publishes comes at the same public moment in every turn."""
+        if self.pad_on and self.seg_actor >= 0 and self.seg_actor == self.ag[self.cur].role \
+                and self.seg_count < slot:
+            self.pad_saved = step
+            self.pad_left = slot - self.seg_count
             self.pad_actor = self.seg_actor
             self._set(PAD, self.seg_actor, [NO])
-        self.seg_actor = -1
+        else:
+            getattr(self, step)()
 
     def _apply_rules(self, action):
         dec = self.dec
@@ -475,9 +537,12 @@ class Rules:
         self.xmove = xmove
         self.pa[a].sensor = -1
         self.pa[a].close = -1
+        # her space stops being public when her turn starts (C49); reset here rather than
+        # when she starts moving, whose moment depends on her hidden card window (C58)
+        self.pa[a].public_now = False
         self.tr = {
             "turn": self.round, "obj": -1, "bj": False, "pre_mask": B.ALL, "post_mask": B.ALL,
-            "rotated": 0, "decoy": -1, "visible_card": False,
+            "rotated": 0, "decoy": -1, "visible_card": False, "done": False,
         }
         if a == 0:
             s = self._eligible_objective()
@@ -528,7 +593,7 @@ class Rules:
 
     def _a_before(self):
         legal = self._usable_cards(self.cur, 0)
-        if legal:
+        if legal and self._seg_slots() <= 1:  # padded: the window's two slots must still be free
             self._set(A2, self.ag[self.cur].role, [NO] + legal)
         else:
             self._a_move_start()
@@ -648,23 +713,23 @@ class Rules:
         ag = self.ag[a]
         ag.window = 0
         tr = self.tr
-        hs = []
-        for s in range(self.nh):
-            if self.hin[s]:
-                hs.append((s, self._hspace(s), self._sight(s)))
-        tr["hunters"] = tuple(hs)
-        tr["fig"] = self._fig()
-        g = self._has_hunter(GUN)
-        tr["gun"] = None
-        if g >= 0 and not self.riding[g] and not self.stunned[g]:
-            tr["gun"] = (g, self._hspace(g), self._sight(g))
-        self.pa[a].public_now = False
+        if "hunters" not in tr:  # a re-dealt turn (resample) keeps the real snapshot
+            hs = []
+            for s in range(self.nh):
+                if self.hin[s]:
+                    hs.append((s, self._hspace(s), self._sight(s)))
+            tr["hunters"] = tuple(hs)
+            tr["fig"] = self._fig()
+            g = self._has_hunter(GUN)
+            tr["gun"] = None
+            if g >= 0 and not self.riding[g] and not self.stunned[g]:
+                tr["gun"] = (g, self._hspace(g), self._sight(g))
         self._a_ask_step()
 
     def _a_ask_step(self):
         ag = self.ag[self.cur]
-        if ag.steps >= ag.max_steps:
-            self._a_after_move()
+        if ag.steps >= ag.max_steps or self._seg_slots() >= MOVE_END:
+            self._at_slot(MOVE_END, "_a_after_move")
             return
         fig = self.tr["fig"]
         legal = [c for c in B.NEIGH[ag.pos] if not (fig >> c) & 1]
@@ -673,7 +738,7 @@ class Rules:
 
     def _a_step(self, action):
         if action == NO:
-            self._a_after_move()
+            self._at_slot(MOVE_END, "_a_after_move")
             return
         ag = self.ag[self.cur]
         ag.pos = action
@@ -691,7 +756,7 @@ class Rules:
             self._escape(a)
             return
         legal = self._usable_cards(a, 1)
-        if legal:
+        if legal and self._seg_slots() <= MOVE_END:
             self._set(A4, ag.role, [NO] + legal)
         else:
             self._a_report()
@@ -703,6 +768,7 @@ class Rules:
         self.pa[a].escaped = True
         self.smoke = [s for s in self.smoke if s[1] != a]
         self._reset_smoke_bits()
+        self.tr["done"] = True
         self._log(f"{self.roles[ag.role]} escapes at {B.name(ag.pos)}")
         if not self._agents_in_play():
             self.winner = "agents"
@@ -710,6 +776,9 @@ class Rules:
         self._end_agent_turn(escaped=True)
 
     def _a_report(self):
+        self._at_slot(REPORT_AT, "_a_report_now")
+
+    def _a_report_now(self):
         """Sighting report, exposure test and the Gun's abilities (§5.1 steps 7-8)."""
         a = self.cur
         ag = self.ag[a]
@@ -752,8 +821,13 @@ class Rules:
             self._log(f"{self.roles[ag.role]} moves unseen")
         if exposure:
             self.expose_pending = True
-        # the Gun (C9, C10, C46)
+        tr["done"] = True
+        # the Gun (C9, C10, C46): recorded as she started moving, but a Gun stunned since
+        # (Tangle Line or Power Fists after moving) no longer acts, and is left out of
+        # the published event so that the belief reads nothing into her silence
         gun = tr["gun"]
+        if gun is not None and self.stunned[gun[0]]:
+            gun = None
         spotted = False
         if gun is not None and gun[0] != traitor:
             es = (gun[2] & BALL[2][gun[1]]) if st else gun[2]
@@ -793,7 +867,9 @@ class Rules:
         real = ag.holo < 0
         if self.astage == 1:  # Quick Draw
             self.astage = 2
-            if self._offer_velocity(a, self.gun_target, "quickdraw"):
+            d = B.dist(self._hspace(self._has_hunter(GUN)), self.gun_target)
+            # at distance 0 it hits without a roll (C12): no Velocity Blade offer, as in attacks
+            if d > 0 and self._offer_velocity(a, self.gun_target, "quickdraw"):
                 return
             self._quick_draw()
             if self.winner:
@@ -801,19 +877,19 @@ class Rules:
         if self.astage == 2:  # Sniper Shot damage
             self.astage = 3
             g = self._has_hunter(GUN)
-            if g >= 0 and self.sniper[g] >= 0:
+            if g >= 0 and self.sniper[g] >= 0 and not self.stunned[g] and not self.riding[g]:
                 self._log("Sniper Shot hits")
                 self._damage(a, real)
                 if self.winner:
                     return
         if self.astage == 3:
             self.astage = 4
-            if (
-                a == 0 and not self.xmove and self._has_hunter(PROPHET) >= 0
-                and self._eligible_objective() >= 0
-            ):
-                self._set(A5, ag.role, [NO, YES])
-                return
+            if a == 0 and not self.xmove and self._has_hunter(PROPHET) >= 0:
+                # padded: asked whenever the Prophet plays (a forced NO out of range, C58)
+                legal = self._a5_legal()
+                if self.pad_on or len(legal) == 2:
+                    self._set(A5, ag.role, legal)
+                    return
         self._end_agent_turn()
 
     def _quick_draw(self):
@@ -850,6 +926,10 @@ class Rules:
             self._set(I2, ag.role, [NO])
             return True
         return False
+
+    def _a5_legal(self):
+        """A5's mask from the state: YES only within completion range (C22)."""
+        return [NO, YES] if self._eligible_objective() >= 0 else [NO]
 
     def _i2_legal(self):
         """I2's mask from the state (after a re-deal under pad_agent_turn)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from spyenvs.games.specter_ops import board as B
-from spyenvs.games.specter_ops.data import CARD0, NO, S3, S4, SEAT0
+from spyenvs.games.specter_ops.data import CARD0, NO, PAD, S3, S4, SEAT0
 from spyenvs.games.specter_ops.game import SpecterOps
 
 C = B.cell
@@ -29,7 +29,10 @@ class ScriptedDice:
 
 
 def make(n=2, agent="Spider", hunters="Beast,Gun", cards=(), traitor=None, **cfg):
-    """A game at the start of round 1 (the agent's first decision), cards picked in order."""
+    """A game at the start of round 1 (the agent's first decision), cards picked in order.
+    The rules tests drive each sub-step by hand, so they run unpadded unless they ask
+    for ``pad_agent_turn=True`` (the env default)."""
+    cfg.setdefault("pad_agent_turn", False)
     g = SpecterOps(num_players=n, agent_character=agent, hunter_characters=hunters, **cfg)
     g.reset(0)
     picks = list(cards)
@@ -59,9 +62,22 @@ def place(g, agent=None, hunters=None, vehicle=None, riding=(), cards_window=Fal
         g.ag[0].history[-1] = C(agent)
         g.bel[0].hyps = {j: (((1 << C(agent)), 0, False),) for j in g.bel[0].hyps}
     g._start_agent_turn(0)
+    if g.pad_on:  # as if the turn had started through step(): open its padded segment
+        g.seg_actor = -1
+        g.pad_saved = None
+        g._pad_check()
+    skip_pads(g)
     from spyenvs.games.specter_ops.data import A2
 
     if g.dec == A2 and not cards_window:
+        g.step(NO)
+        skip_pads(g)
+    return g
+
+
+def skip_pads(g):
+    """Step through forced passes (pad_agent_turn)."""
+    while g.dec == PAD:
         g.step(NO)
     return g
 
@@ -70,15 +86,19 @@ def walk(g, *cells):
     """Agent steps along cells, then STOP (skips an equipment window with NO)."""
     from spyenvs.games.specter_ops.data import A2, A3, A4
 
+    skip_pads(g)
     if g.dec == A2:
         g.step(NO)
+        skip_pads(g)
     for c in cells:
         assert g.dec == A3, g.decision_name()
         g.step(C(c))
     if g.dec == A3:
         g.step(NO)
+    skip_pads(g)
     if g.dec == A4:
         g.step(NO)
+    skip_pads(g)
 
 
 def believed(g, a=0, keys=None):
