@@ -48,6 +48,9 @@ class Game(ABC):
     CONFIG: ClassVar[dict[str, Param]] = {}
     #: configs the conformance suite runs (every player count, notable variants)
     TEST_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}]
+    #: role kinds whose seats win or lose together (evaluation seats one candidate in
+    #: all of them); kinds not listed play for themselves
+    team_kinds: ClassVar[tuple[str, ...]] = ()
     #: wrong configs the conformance suite checks raise ValueError
     BAD_CONFIGS: ClassVar[list[dict[str, Any]]] = []
 
