@@ -277,7 +277,8 @@ def _bounded_walk(neigh, here, steps, cost, blocked, end_cost, progress):
                         best[y] = cy
                         parent[y] = x
         frontier = nxt
-    end = min(best, key=lambda x: (round(best[x] + end_cost[x], 6), progress[x]))
+    # costs are in steps: sums within 0.05 of a step are ties (fears shrink towards 0)
+    end = min(best, key=lambda x: (round(best[x] + end_cost[x], 1), progress[x]))
     return end, parent
 
 
@@ -369,6 +370,18 @@ class _HunterTables:
         width = max(len(x) for x in reach)
         self.walk4 = np.array([x + [x[0]] * (width - len(x)) for x in reach], np.int64)
         self.open = np.asarray(MAP.to_plane(MAP.OPEN), bool)
+        # sight as index lists (open cells only: each sees at least its own space), for
+        # sums over every cell's sight without BLAS (whose thread wake-ups cost ms here)
+        self.open_cells = np.flatnonzero(self.open)
+        rows = [np.flatnonzero(self.sight[i]) for i in self.open_cells]
+        self.sight_idx = np.concatenate(rows)
+        self.sight_ptr = np.cumsum([0] + [len(x) for x in rows[:-1]])
+
+    def look(self, weights: np.ndarray) -> np.ndarray:
+        """Per cell: the weight a hunter standing there sees."""
+        out = np.zeros(len(weights), np.float32)
+        out[self.open_cells] = np.add.reduceat(weights[self.sight_idx], self.sight_ptr)
+        return out
 
 
 _TABLES: list = []
@@ -554,16 +567,16 @@ class HunterHeuristic(_Base):
         ends = np.array([o[3] for o in opts], np.int64)
         can = np.array([o[4] and not me["stunned"] for o in opts])
         moved = np.array([o[5] for o in opts])
-        detect = self.T.sight[ends] @ now
-        damage = self.T.attack[ch][ends] @ now
+        detect = (self.T.sight[ends] * now).sum(axis=1)
+        damage = (self.T.attack[ch][ends] * now).sum(axis=1)
         if ch == BEAST:  # a 5-space walk attacks only on her own space (C15)
             damage = np.where(moved >= 5, now[ends], damage)
         damage = np.where(can, damage, 0.0)
-        look = self.T.sight @ nxt
+        look = self.T.look(nxt)
         nextlook = look[self.T.walk4[ends]].max(axis=1)
         score = self.w_detect * detect + self.w_damage * damage + self.w_next * nextlook
         if ch == BEAST:  # Enhanced Senses after a move of 3 or fewer: a yes/no on distance 4
-            inside = (self.T.dist[ends] <= 4).astype(np.float32) @ now
+            inside = ((self.T.dist[ends] <= 4) * now).sum(axis=1)
             score = score + np.where(moved <= 3, 0.3 * np.minimum(inside, 1.0 - inside), 0.0)
         best = int(np.argmax(score + 1e-6 * self.rng.random(len(opts))))
         first, h3, h4, _, _, _ = opts[best]
