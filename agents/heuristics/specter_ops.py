@@ -7,19 +7,32 @@ indices ``row * 23 + col`` (rules §8.2).
 
 Agent (Blue Jay, completes objectives from king distance 2): picks the shortest
 route through the objectives she still needs and then an escape point (BFS around
-structures, every order of the open objectives tried), walks to the next stop along
-the cheapest path where entering a space some hunter sees now costs 100 extra steps
-(at 5 players every reported sighting may expose the traitor, after which a second
-agent must escape too; sightings also draw attacks), completes it at the start of her
-next turn. She answers interrupts (Ambush, Velocity Blade, Pre-Cognition) with yes and
-plays no other equipment; the 5p traitor card goes to a random hunter.
+structures, every order of the open objectives tried). Each turn she plans where to
+end it: among the cells her steps reach she takes the one minimising (cost of the
+walk) + (cost from there to the next stop) + a fear of ending where a hunter's next
+move can see her (a walk of 4, or for riders a drive of up to 10 and an exit);
+entering a space some hunter sees now costs 100 extra steps, one within 2 of a hunter
+figure 8 (at 5 players every reported sighting may expose the traitor, after which a
+second agent must escape too; sightings also draw attacks). All three fears halve
+for every turn she starts without progress, so circling hunters cannot make her wait
+to round 40. She completes at the start of her next turn, answers interrupts
+(Ambush, Velocity Blade, Pre-Cognition) with yes and plays no other equipment; the 5p
+traitor card goes to a random hunter.
 
-Hunter: walks to the reachable space closest to where the agents can be (an exposed
-second agent's latest sighting, else the centre of the main agent's public belief
-plane), attacks whenever allowed, leaves the vehicle, and passes on votes and sniper
-shots. An undisclosed traitor (5 players) never attacks; once exposed he plays the
-second agent with the agent's rules (he does not know the objectives, so he walks to
-the nearest escape point and waits there for the third completed objective).
+Hunters (Gun, then Beast, Prophet, Puppet as available) hunt by the belief plane.
+The belief is weighted by a goal prior (cells closer to what she still needs, the
+completion zones of her open objectives, else the escape points, weigh more). Every
+end cell a hunter's turn can reach (walks; for riders drives of up to 10 and an exit)
+is scored as: the weight it sees now + the expected hit now (the character's dice by
+distance, rules §7; riders cannot attack) + half the best look one more walk away at
+the belief spread by her next 4 steps; the Beast adds the value of his yes/no sense
+after a move of 3 or fewer. The hunters coordinate through the public belief: the
+Gun moves last (H1), after the others' clears and sightings have cut it. They attack
+whenever allowed and pass on votes and sniper shots. An undisclosed traitor (5
+players) never attacks; once exposed he plays the second agent with the agent's rules
+(he does not know the objectives, so he walks to the nearest escape point and waits
+there for the third completed objective). Static map geometry (sight lines, walks,
+roads) comes from the public board tables; the state only from the observation.
 """
 
 from __future__ import annotations
