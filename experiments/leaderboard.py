@@ -12,7 +12,7 @@ Three jobs, each one command:
 * ``ENV [ENV ...]`` (the leaderboard): a round-robin of ``random``, ``heuristic``,
   ``ismcts:SIMS`` and ``pretrained`` on each game's default config, with Elo and
   per-match intervals, written to ``docs/leaderboard/<env_id>.json``.
-* ``--tables``: regenerate the README's results table and the leaderboard section of
+* ``--tables``: regenerate the results table in README.md (section Results) and the leaderboard in
   ``docs/results.md`` from those shipped files (between their ``<!-- results: ... -->``
   markers), never by hand.
 

@@ -120,3 +120,15 @@ def test_py_typed_ships_in_the_wheel():
     data = setuptools["package-data"]
     assert "py.typed" in data.get("spyenvs", []) + data.get("*", [])
     assert "spyenvs" in setuptools["packages"]
+
+
+def test_readme_sb3_example_trains_on_the_vec_env():
+    pytest = __import__("pytest")
+    pytest.importorskip("sb3_contrib")
+    block = README.split("from sb3_contrib import MaskablePPO", 1)[1].split("```", 1)[0]
+    code = "from sb3_contrib import MaskablePPO" + block
+    assert "VecSelfPlayEnv" in code and "model.learn(50_000)" in code
+    code = code.replace("model.learn(50_000)", "model.learn(64)").replace("n_steps=128", "n_steps=2")
+    scope: dict = {}
+    exec(compile(code, "README.md SB3 example", "exec"), scope)  # noqa: S102 - the README's own example
+    assert scope["model"].num_timesteps >= 64
