@@ -1,6 +1,7 @@
 """A tiny hidden-card game used to test the core alone (and a template for games):
 each player gets a secret card from 1..N; in turn each says 'stay' or 'swap' (swap
-takes the top card of the hidden deck); then the highest card wins."""
+takes the top card of the hidden deck, while it lasts), for ``rounds`` rounds; then
+the highest card wins."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ class HighCard(Game):
     CONFIG = {
         "num_players": Param(2, int, choices=(2, 3)),
         "deck_size": Param(6, int, min=4, max=20),
+        "rounds": Param(1, int, min=1, max=5, doc="turns each player takes"),
     }
-    TEST_CONFIGS = [{"num_players": 2}, {"num_players": 3}]
-    BAD_CONFIGS = [{"num_players": 7}, {"deck_size": 2}, {"nonsense": 1}]
+    TEST_CONFIGS = [{"num_players": 2}, {"num_players": 3}, {"num_players": 2, "rounds": 3}, {"num_players": 3, "rounds": 2}]
+    BAD_CONFIGS = [{"num_players": 7}, {"deck_size": 2}, {"rounds": 0}, {"nonsense": 1}]
 
     def _setup(self):
         n = self.config["num_players"]
@@ -25,6 +27,7 @@ class HighCard(Game):
         self.layout = Layout()
         self.layout.add("my_card", self.config["deck_size"])
         self.layout.add("swapped", n, doc="public: who swapped, egocentric")
+        self.layout.add("discard", self.config["deck_size"], doc="public: the face-up discarded cards")
         self.layout.add("turn", n)
 
     def _new_game(self):
@@ -39,24 +42,25 @@ class HighCard(Game):
 
     @property
     def current_player(self):
-        return self.turn
+        return self.turn % len(self.roles)
 
     def legal_mask(self):
-        return np.ones(2, np.int8)
+        return np.array([1, 1 if self.deck else 0], np.int8)
 
     def decision_name(self):
         return "stay_or_swap"
 
     def _apply(self, action):
         if action == 1:
-            self.discard.append(self.hands[self.turn])
-            self.hands[self.turn] = self.deck.pop()
-            self.swapped[self.turn] = True
+            p = self.current_player
+            self.discard.append(self.hands[p])
+            self.hands[p] = self.deck.pop()
+            self.swapped[p] = True
         self.turn += 1
 
     @property
     def is_over(self):
-        return self.turn >= len(self.roles)
+        return self.turn >= len(self.roles) * self.config["rounds"]
 
     def outcome(self):
         best = max(self.hands)
@@ -70,6 +74,7 @@ class HighCard(Game):
         for k in range(n):
             obs[s["swapped"].start + k] = self.swapped[(p + k) % n]
             obs[s["turn"].start + k] = (self.turn % n) == (p + k) % n and not self.is_over
+        obs[s["discard"]][self.discard] = 1
         return obs
 
     def hidden_key(self, viewer):
