@@ -1,6 +1,14 @@
 """The conformance checks every env must pass, written once over the game contract
-and the AEC adapter. ``tests/test_conformance.py`` runs them for every registered
-env id and test config; the core tests run them on a toy game."""
+and the AEC adapter. ``tests/conformance/test_conformance.py`` runs them for every
+registered env id and test config; the core tests run them on a toy game (and on
+leaky toy variants, to show each check can fail).
+
+Hidden information is checked through every channel: observation and mask under
+``resample_hidden`` (``run_leak_test``), who acts when (``run_sequence_leak_test``)
+and the resample itself (``run_resample_distribution_test``). Budgets for longer
+runs: SPYENVS_FUZZ_SEEDS (or pytest --fuzz-seeds N), SPYENVS_LEAK_SEEDS,
+SPYENVS_SEQUENCE_SEEDS, SPYENVS_SEQUENCE_CONTINUATIONS, SPYENVS_RESAMPLE_SEEDS and
+SPYENVS_RESAMPLE_DRAWS."""
 
 from __future__ import annotations
 
@@ -344,7 +352,11 @@ def run_sequence_leak_test(game_cls, config, seeds=None, continuations=None):
         groups = check_acting_sequence_from(state, p, rng, continuations=continuations,
                                             where=f"seed {seed}, step {step}, ")
         compared[p] += sum(len(g) > 1 for g in groups.values())
-    assert any(compared), "the sequence-leak test compared no two continuations (vacuous)"
+    idle = [game_cls(**config).roles[p] for p, n in enumerate(compared) if not n]
+    assert not idle, (
+        f"{game_cls.env_id} {config}: the sequence-leak test compared no two continuations for {idle} "
+        f"(vacuous there; raise SPYENVS_SEQUENCE_SEEDS or SPYENVS_SEQUENCE_CONTINUATIONS)"
+    )
     return compared
 
 

@@ -128,6 +128,18 @@ def test_resample_check_catches_a_sampler_that_falls_back_to_the_truth(variant, 
         checks.run_resample_distribution_test(variant, {"num_players": 2, "rounds": 3})
 
 
+class BreaksOnOddSeeds(_Variant):
+    def check_invariants(self):
+        assert self.seed % 2 == 0 or not self.actions, "odd seed broke an invariant"
+
+
+def test_random_play_reports_every_crashing_seed_with_the_count():
+    with pytest.raises(AssertionError, match=r"2 of 4 seeds of random play failed") as info:
+        checks.run_random_play(BreaksOnOddSeeds, {}, seeds=4)
+    assert "seed 1 after 1 decisions: AssertionError: odd seed broke" in str(info.value)
+    assert "seed 3 after 1 decisions" in str(info.value) and "seed 2" not in str(info.value)
+
+
 def test_truncation_after_max_steps():
     e = SpyAECEnv(HighCard(num_players=3), max_steps=1)
     e.reset(seed=0)
