@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from spyenvs.registry import ENV_IDS, game_class
@@ -27,13 +29,31 @@ def test_pettingzoo_seed(game_cls, config):
 
 
 @pytest.mark.parametrize("game_cls,config", CASES)
-def test_random_play_to_end_with_invariants(game_cls, config):
-    checks.run_random_play(game_cls, config)
+def test_random_play_to_end_with_invariants(game_cls, config, fuzz_seeds):
+    """``--fuzz-seeds N`` (or SPYENVS_FUZZ_SEEDS) runs N seeds per config; run with -s
+    to see each config's crash count and time."""
+    start = time.perf_counter()
+    lengths = checks.run_random_play(game_cls, config, seeds=fuzz_seeds)
+    print(f"\nfuzz {game_cls.env_id} {config}: {fuzz_seeds} seeds, 0 crashes, "
+          f"{sum(lengths)} decisions, {time.perf_counter() - start:.1f}s")
 
 
 @pytest.mark.parametrize("game_cls,config", CASES)
 def test_hidden_information_does_not_leak(game_cls, config):
     checks.run_leak_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_who_acts_when_depends_only_on_public_information(game_cls, config):
+    leaking = checks.leaking_options(game_cls, config)
+    if leaking:
+        pytest.skip(f"config opts into a documented who-acts-when leak: {leaking}")
+    checks.run_sequence_leak_test(game_cls, config)
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
+def test_resample_depends_only_on_what_the_viewer_knows(game_cls, config):
+    checks.run_resample_distribution_test(game_cls, config)
 
 
 @pytest.mark.parametrize("game_cls,config", CASES)

@@ -11,6 +11,8 @@ from tests.conformance import checks
 from .toy_game import HighCard
 
 CONFIGS = HighCard.TEST_CONFIGS
+#: configs where a player decides again after its first move (the sequence checks need that)
+MULTI_ROUND = [c for c in CONFIGS if c.get("rounds", 1) > 1]
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -39,6 +41,103 @@ def test_leak_test_catches_a_leaking_observation():
 
     with pytest.raises(AssertionError, match="depends on hidden state"):
         checks.run_leak_test(Leaky, {})
+
+
+@pytest.mark.parametrize("config", MULTI_ROUND)
+def test_toy_game_passes_the_sequence_and_resample_checks(config):
+    assert sum(checks.run_sequence_leak_test(HighCard, config)) > 0
+    assert sum(checks.run_resample_distribution_test(HighCard, config)) > 0
+
+
+class _Variant(HighCard):
+    """A HighCard whose clones (and so resamples) keep the subclass."""
+
+    def clone(self):
+        new = super().clone()
+        new.__class__ = type(self)
+        return new
+
+
+class SkipsTheTopCard(_Variant):
+    """Leaks through who acts: a player holding the top card is never asked (staying is
+    its only sensible move), so everyone learns who holds it from agent_selection."""
+
+    def _skip(self):
+        top = self.config["deck_size"] - 1
+        while not self.is_over and self.hands[self.current_player] == top:
+            self.turn += 1
+
+    def _new_game(self):
+        super()._new_game()
+        self._skip()
+
+    def _apply(self, action):
+        super()._apply(action)
+        self._skip()
+
+
+def test_sequence_check_catches_a_skipped_decision_whose_reason_is_hidden():
+    config = {"num_players": 2, "rounds": 3}
+    assert sum(checks.run_sequence_leak_test(HighCard, config)) > 0  # the same test passes unskipped
+    with pytest.raises(AssertionError, match="who acts when leaks hidden information to player_") as info:
+        checks.run_sequence_leak_test(SkipsTheTopCard, config)
+    assert "'stay_or_swap'" in str(info.value) and "one:" in str(info.value)
+
+
+class ReturnsTheTruth(_Variant):
+    def resample_hidden(self, viewer, rng):
+        new = self.clone()
+        new.rng = np.random.default_rng(rng.integers(2**63))
+        return new
+
+
+class KeepsTheTrueHands(_Variant):
+    """Reshuffles only the deck, so the whole hidden state still changes every time."""
+
+    def resample_hidden(self, viewer, rng):
+        new = self.clone()
+        rng.shuffle(new.deck)
+        new.rng = np.random.default_rng(rng.integers(2**63))
+        return new
+
+
+class FreezesAfterTheFirstRound(_Variant):
+    """Re-deals in the first round only (as a fallback that gives up late would)."""
+
+    def resample_hidden(self, viewer, rng):
+        if self.turn >= len(self.roles):
+            return ReturnsTheTruth.resample_hidden(self, viewer, rng)
+        return super().resample_hidden(viewer, rng)
+
+
+class SometimesTheTruth(_Variant):
+    def resample_hidden(self, viewer, rng):
+        if rng.random() < 0.5:
+            return ReturnsTheTruth.resample_hidden(self, viewer, rng)
+        return super().resample_hidden(viewer, rng)
+
+
+@pytest.mark.parametrize("variant,message", [
+    (ReturnsTheTruth, "resample_hidden never re-deals"),
+    (FreezesAfterTheFirstRound, "returned the true hidden state in all 30 draws"),
+    (KeepsTheTrueHands, "favours the truth: .* own hidden_key component 0 back"),
+    (SometimesTheTruth, "favours the truth: .* own hidden state back"),
+])
+def test_resample_check_catches_a_sampler_that_falls_back_to_the_truth(variant, message):
+    with pytest.raises(AssertionError, match=message):
+        checks.run_resample_distribution_test(variant, {"num_players": 2, "rounds": 3})
+
+
+class BreaksOnOddSeeds(_Variant):
+    def check_invariants(self):
+        assert self.seed % 2 == 0 or not self.actions, "odd seed broke an invariant"
+
+
+def test_random_play_reports_every_crashing_seed_with_the_count():
+    with pytest.raises(AssertionError, match=r"2 of 4 seeds of random play failed") as info:
+        checks.run_random_play(BreaksOnOddSeeds, {}, seeds=4)
+    assert "seed 1 after 1 decisions: AssertionError: odd seed broke" in str(info.value)
+    assert "seed 3 after 1 decisions" in str(info.value) and "seed 2" not in str(info.value)
 
 
 def test_truncation_after_max_steps():

@@ -1,6 +1,7 @@
 """A tiny hidden-card game used to test the core alone (and a template for games):
 each player gets a secret card from 1..N; in turn each says 'stay' or 'swap' (swap
-takes the top card of the hidden deck); then the highest card wins."""
+discards the card face down and takes the top card of the hidden deck, while it
+lasts), for ``rounds`` rounds; then the highest card wins."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ class HighCard(Game):
     CONFIG = {
         "num_players": Param(2, int, choices=(2, 3)),
         "deck_size": Param(6, int, min=4, max=20),
+        "rounds": Param(1, int, min=1, max=5, doc="turns each player takes"),
     }
-    TEST_CONFIGS = [{"num_players": 2}, {"num_players": 3}]
-    BAD_CONFIGS = [{"num_players": 7}, {"deck_size": 2}, {"nonsense": 1}]
+    TEST_CONFIGS = [{"num_players": 2}, {"num_players": 3}, {"num_players": 2, "rounds": 3}, {"num_players": 3, "rounds": 2}]
+    BAD_CONFIGS = [{"num_players": 7}, {"deck_size": 2}, {"rounds": 0}, {"nonsense": 1}]
 
     def _setup(self):
         n = self.config["num_players"]
@@ -24,7 +26,7 @@ class HighCard(Game):
         self.num_actions = 2
         self.layout = Layout()
         self.layout.add("my_card", self.config["deck_size"])
-        self.layout.add("swapped", n, doc="public: who swapped, egocentric")
+        self.layout.add("swapped", n, doc="public: how often each player swapped / rounds, egocentric")
         self.layout.add("turn", n)
 
     def _new_game(self):
@@ -34,29 +36,34 @@ class HighCard(Game):
         self.hands = deck[:n]
         self.deck = deck[n:]
         self.swapped = [False] * n
-        self.discard = []  # public, face up
+        self.swaps = [0] * n
+        self.discard = []  # face down: only the player who discarded a card knows it
+        self.discarded_by = []
         self.turn = 0
 
     @property
     def current_player(self):
-        return self.turn
+        return self.turn % len(self.roles)
 
     def legal_mask(self):
-        return np.ones(2, np.int8)
+        return np.array([1, 1 if self.deck else 0], np.int8)
 
     def decision_name(self):
         return "stay_or_swap"
 
     def _apply(self, action):
         if action == 1:
-            self.discard.append(self.hands[self.turn])
-            self.hands[self.turn] = self.deck.pop()
-            self.swapped[self.turn] = True
+            p = self.current_player
+            self.discard.append(self.hands[p])
+            self.discarded_by.append(p)
+            self.hands[p] = self.deck.pop()
+            self.swapped[p] = True
+            self.swaps[p] += 1
         self.turn += 1
 
     @property
     def is_over(self):
-        return self.turn >= len(self.roles)
+        return self.turn >= len(self.roles) * self.config["rounds"]
 
     def outcome(self):
         best = max(self.hands)
@@ -68,20 +75,25 @@ class HighCard(Game):
         s = self.layout.slices()
         obs[s["my_card"]][self.hands[p]] = 1
         for k in range(n):
-            obs[s["swapped"].start + k] = self.swapped[(p + k) % n]
+            obs[s["swapped"].start + k] = self.swaps[(p + k) % n] / self.config["rounds"]
             obs[s["turn"].start + k] = (self.turn % n) == (p + k) % n and not self.is_over
         return obs
 
     def hidden_key(self, viewer):
-        return (tuple(h for i, h in enumerate(self.hands) if i != viewer), tuple(self.deck))
+        others = tuple(c for c, by in zip(self.discard, self.discarded_by) if by != viewer)
+        return (tuple(h for i, h in enumerate(self.hands) if i != viewer), tuple(self.deck), others)
 
     def resample_hidden(self, viewer, rng):
         new = self.clone()
+        theirs = [k for k, by in enumerate(self.discarded_by) if by != viewer]
         unknown = [h for i, h in enumerate(self.hands) if i != viewer] + list(self.deck)
+        unknown += [self.discard[k] for k in theirs]
         rng.shuffle(unknown)
         for i in range(len(self.roles)):
             if i != viewer:
                 new.hands[i] = unknown.pop()
+        for k in theirs:
+            new.discard[k] = unknown.pop()
         new.deck = unknown
         new.rng = np.random.default_rng(rng.integers(2**63))
         return new
@@ -91,7 +103,9 @@ class HighCard(Game):
         new.hands = list(self.hands)
         new.deck = list(self.deck)
         new.swapped = list(self.swapped)
+        new.swaps = list(self.swaps)
         new.discard = list(self.discard)
+        new.discarded_by = list(self.discarded_by)
         new.turn = self.turn
         return new
 
