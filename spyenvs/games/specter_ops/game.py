@@ -32,6 +32,7 @@ class SpecterOps(Resampling, Rules, Game):
 
     env_id = "specter_ops_v0"
     team_kinds = ("hunter",)  # the hunters share a team reward (rules §8.1)
+    SEQUENCE_LEAKING_OPTIONS = {"pad_agent_turn": False}  # her step count, A1, I1 ... (C58)
     CONFIG = {
         "num_players": Param(2, int, choices=(2, 3, 4, 5), doc="rulebook player count: 1 agent vs 2, 2, 3, 4 hunters"),
         "agent_character": Param(None, str, choices=AGENT_NAMES, optional=True, doc="fix the agent (None: she chooses, S2)"),

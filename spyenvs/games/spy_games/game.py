@@ -23,6 +23,7 @@ class SpyGames(SpyGamesRules, Game):
     ``player_{N-1}`` in clockwise seat order."""
 
     env_id = "spy_games_v0"
+    SEQUENCE_LEAKING_OPTIONS = {"auto_forced_hidden": True}  # a one-kind hand skips the plan pick (§9.2)
     CONFIG = {
         "num_players": Param(4, int, choices=(2, 3, 4), doc="seated players (colours 0..N-1) [C42]"),
         "negotiation": Param("structured", str, choices=("structured", "off"), doc="§5 negotiation mode [C29]"),
