@@ -85,28 +85,32 @@ def bench_tutorial(steps: int) -> dict:
             "steps_per_s": round(done / wall, 1)}
 
 
-def bench_game(env_id: str, steps: int) -> dict:
+def bench_game(env_id: str, steps: int, opts: list[str] | None = None) -> dict:
     with tempfile.TemporaryDirectory() as out:
         cmd = [sys.executable, "-m", "spyenvs.experiments.train_selfplay", env_id, "--timesteps", str(steps),
                "--quiet", "--out", out, "--opt", "eval.final_games=0", "--opt", "eval.games=0",
                "--opt", f"eval.every={10**12}", "--opt", "warm_start.games=0"]
+        for opt in opts or []:
+            cmd += ["--opt", opt]
         wall, _ = _timed(cmd)
         with open(os.path.join(out, "results.json")) as f:
             res = json.load(f)
     done = int(res["timesteps"])
-    return {"name": env_id, "steps": done, "wall_s": round(wall, 2), "steps_per_s": round(done / wall, 1),
+    name = env_id + (" " + " ".join(opts) if opts else "")
+    return {"name": name, "steps": done, "wall_s": round(wall, 2), "steps_per_s": round(done / wall, 1),
             "train_steps_per_s": res["steps_per_second"], "env_stats": res.get("env_stats", {})}
 
 
-def run_bench(env_ids, steps: int, progress=None) -> list[dict]:
-    """Tutorial first, then each game, each as its own process; each row gets its ratio."""
+def run_bench(env_ids, steps: int, progress=None, opts: list[str] | None = None) -> list[dict]:
+    """Tutorial first, then each game, each as its own process; each row gets its ratio.
+    ``opts`` (KEY=VALUE) change every game's config, e.g. to compare vec env sizes."""
     say = progress or (lambda m: None)
     say(f"tutorial baseline, {steps} steps ...")
     base = bench_tutorial(steps)
     rows = [base]
     for env_id in env_ids:
         say(f"{env_id}, {steps} steps ...")
-        row = bench_game(env_id, steps)
+        row = bench_game(env_id, steps, opts)
         row["ratio"] = round(row["steps_per_s"] / base["steps_per_s"], 2)
         row["target"] = TARGETS.get(env_id)
         rows.append(row)
@@ -129,6 +133,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="spyenvs bench --train", description=__doc__.split("\n")[0])
     ap.add_argument("--env", action="append", choices=ENV_IDS, help="env id (repeatable; default all)")
     ap.add_argument("--steps", type=int, default=20_480, help="learner steps per process (default 20480)")
+    ap.add_argument("--opt", action="append", metavar="KEY=VALUE", help="training config override for every game")
     ap.add_argument("--tutorial", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.tutorial is not None:
@@ -136,7 +141,7 @@ def main(argv=None) -> int:
         return 0
     if args.steps < 1:
         raise SystemExit("spyenvs: error: --steps must be at least 1")
-    rows = run_bench(args.env or list(ENV_IDS), args.steps, progress=lambda m: print(m, file=sys.stderr))
+    rows = run_bench(args.env or list(ENV_IDS), args.steps, progress=lambda m: print(m, file=sys.stderr), opts=args.opt)
     print(format_rows(rows))
     return 0
 
