@@ -15,3 +15,15 @@ def test_bench_reports_decisions_and_games_against_connect_four():
     assert math.isclose(row.ratio, row.steps_per_s / row.baseline_steps_per_s)
     text = format_rows(rows)
     assert "games/s" in text and "unrest_v0" in text
+
+
+def test_train_bench_rows_carry_the_ratio_to_the_tutorial(monkeypatch):
+    from spyenvs.experiments import train_bench
+
+    monkeypatch.setattr(train_bench, "bench_tutorial", lambda steps: {"name": "tutorial", "steps": steps,
+                                                                       "wall_s": 10.0, "steps_per_s": steps / 10})
+    monkeypatch.setattr(train_bench, "bench_game", lambda env_id, steps, opts=None: {
+        "name": env_id, "steps": steps, "wall_s": 2.0, "steps_per_s": steps / 2})
+    rows = train_bench.run_bench(["the_agents_v0"], 1000)
+    assert rows[1]["ratio"] == 5.0 and rows[1]["target"] == 5.0
+    assert "5.00x" in train_bench.format_rows(rows)
