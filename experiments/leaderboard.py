@@ -62,7 +62,9 @@ def _goal_text(goal) -> str:
 
 
 def ship(run_dir: str, games: int, seed: int = 2026, progress=None) -> dict:
-    """Copy ``run_dir``'s final policy into the package and measure it (module docstring)."""
+    """Copy ``run_dir``'s final policy into the package with its measured results
+    (module docstring). The run's final evaluation already played that very file; it
+    is reused when it has ``games`` games per role, else the file is measured again."""
     from spyenvs.agents import HeuristicPolicy, RandomPolicy
     from spyenvs.agents.torch_policy import TorchPolicy
     from spyenvs.registry import make_game
@@ -76,17 +78,20 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None) -> dict:
     os.makedirs(PRETRAINED, exist_ok=True)
     dst = os.path.join(PRETRAINED, f"{env_id}.npz")
     shutil.copyfile(src, dst)
-    policy = TorchPolicy.load(dst)
-    probe = make_game(env_id, **run["config"])
-    n = games_for(probe, games)
-    vs = {}
-    t0 = time.monotonic()
-    for name, opponent in (("random", RandomPolicy(seed)), ("heuristic", HeuristicPolicy(seed + 1))):
-        if progress:
-            progress(f"{env_id}: pretrained vs {name}, {n} games")
-        vs[name] = evaluate_vs(env_id, run["config"], policy, opponent, n, seed)["kinds"]
+    vs = run.get("vs") or {}
+    enough = vs and all(v["games"] >= games for opp in ("random", "heuristic") for v in vs.get(opp, {}).values())
+    load = run.get("load", "?")
+    if not enough:
+        policy = TorchPolicy.load(dst)
+        n = games_for(make_game(env_id, **run["config"]), games)
+        vs = {}
+        for name, opponent in (("random", RandomPolicy(seed)), ("heuristic", HeuristicPolicy(seed + 1))):
+            if progress:
+                progress(f"{env_id}: pretrained vs {name}, {n} games")
+            vs[name] = evaluate_vs(env_id, run["config"], policy, opponent, n, seed)["kinds"]
+        load = _load()
     record = {"env_id": env_id, "config": run["config"], "num_players": run["num_players"], "vs": vs,
-              "games_per_role": games, "eval_seconds": round(time.monotonic() - t0, 1), "load": _load(),
+              "games_per_role": games, "load": load,
               "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second",
                                                    "warm_start", "env_stats")},
               "file_bytes": os.path.getsize(dst)}

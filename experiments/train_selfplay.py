@@ -419,12 +419,14 @@ class Trainer:
                   f"{st['seconds']}s", file=sys.stderr)
 
     # ----------------------------------------------------------- evaluation
-    def evaluate(self, games: int, seed: int) -> dict[str, dict]:
+    def evaluate(self, games: int, seed: int, learner=None) -> dict[str, dict]:
+        """``learner`` (default: the network now) vs random and vs the heuristic, at
+        least ``games`` games per role."""
         from spyenvs.agents.heuristics import HeuristicPolicy
         from spyenvs.agents.policy import RandomPolicy
         from spyenvs.experiments.evaluate import evaluate_vs, games_for
 
-        learner = self.current_policy()
+        learner = learner or self.current_policy()
         result = {}
         for opp in self.cfg["eval"]["opponents"]:
             if opp == "heuristic" and not self.has_heuristic:
@@ -602,13 +604,20 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     if cfg["eval"]["games"] > 0 and (not tr.history or tr.history[-1]["timesteps"] != int(tr.model.num_timesteps)):
         tr.bar = bar
         tr.periodic_eval()
+    tr.save_policy(os.path.join(out, "final.pt"), f"{tr.env_id}_final")
+    # the shippable copy: numpy-only, float16 (python -m spyenvs.experiments.leaderboard --ship RUN);
+    # the final evaluation plays this very file, so its figures are the shipped policy's
+    tr.save_policy(os.path.join(out, "final.npz"), f"{tr.env_id}_final", half=True)
     # final evaluation (final_games 0 skips it: the training benchmark times training alone)
     t0 = time.monotonic()
-    final = tr.evaluate(cfg["eval"]["final_games"], seed=999_000_000) if cfg["eval"]["final_games"] > 0 else {}
+    if cfg["eval"]["final_games"] > 0:
+        from spyenvs.agents.torch_policy import TorchPolicy
+
+        shipped = TorchPolicy.load(os.path.join(out, "final.npz"), deterministic=cfg["eval"]["deterministic"])
+        final = tr.evaluate(cfg["eval"]["final_games"], seed=999_000_000, learner=shipped)
+    else:
+        final = {}
     final_seconds = time.monotonic() - t0
-    tr.save_policy(os.path.join(out, "final.pt"), f"{tr.env_id}_final")
-    # the shippable copy: numpy-only, float16 (python -m spyenvs.experiments.leaderboard --ship RUN)
-    tr.save_policy(os.path.join(out, "final.npz"), f"{tr.env_id}_final", half=True)
     steps = int(tr.model.num_timesteps)
     results = {"env_id": tr.env_id, "config": tr._probe().config, "num_players": tr.num_players,
                "timesteps": steps, "train_seconds": round(tr.train_seconds, 1),
@@ -616,6 +625,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
                "steps_per_second": round(steps / tr.train_seconds, 1) if tr.train_seconds > 0 else None,
                "vs": final, "checkpoint": os.path.join(out, "final.pt"),
                "env_stats": dict(getattr(venv, "stats", {})), "warm_start": tr.warm_start_stats,
+               "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
                "random_retired": tr.random_retired}
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
