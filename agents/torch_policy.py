@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .checkpoint import CheckpointError, load_policy
+from .checkpoint import CheckpointError, mlp_weights, read_checkpoint
 from .policy import BasePolicy, check_mask, role_kind
 
 
@@ -67,9 +67,19 @@ class TorchPolicy(BasePolicy):
 
     @classmethod
     def load(cls, path: str | os.PathLike, deterministic: bool = True, seed: int | None = None) -> TorchPolicy:
-        weights, meta = load_policy(path)
+        """The policy of a checkpoint file, of whichever architecture its ``arch``
+        names (the MLP when absent; ``board_cnn``: a :class:`~.cnn_policy.CNNPolicy`)."""
+        raw, meta = read_checkpoint(path)
         name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
-        return cls(weights, meta, deterministic=deterministic, seed=seed, name=name)
+        arch = meta.get("arch", "mlp")
+        if arch == "mlp":
+            return cls(mlp_weights(raw, meta, os.fspath(path)), meta, deterministic=deterministic, seed=seed, name=name)
+        from .cnn_policy import ARCHS, CNNPolicy
+
+        if arch not in ARCHS:
+            raise CheckpointError(f"{path}: unknown network arch {arch!r}; this code reads mlp, {', '.join(ARCHS)}")
+        return CNNPolicy.from_arrays(raw, meta, path=os.fspath(path), deterministic=deterministic, seed=seed,
+                                     name=name)
 
     def bind(self, game: Any, seat: int) -> TorchPolicy:
         if game.env_id != self.meta["env_id"]:
@@ -86,7 +96,7 @@ class TorchPolicy(BasePolicy):
         cache = self.__dict__.setdefault("_bound_by_kind", {})
         bound = cache.get(kind)
         if bound is None:
-            bound = object.__new__(TorchPolicy)
+            bound = object.__new__(type(self))
             bound.__dict__.update(self.__dict__)
             bound.kind_index = self.kinds.index(kind)
             cache[kind] = bound
