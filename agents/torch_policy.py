@@ -1,7 +1,8 @@
 """Inference with a trained policy checkpoint, without the training library.
 
 :class:`TorchPolicy` reads a checkpoint written by :mod:`spyenvs.agents.checkpoint` (torch's
-``weights_only`` loader or numpy, never pickled code) and evaluates the actor MLP.
+``weights_only`` loader or numpy, never pickled code) and evaluates the actor MLP
+(a file whose ``arch`` is ``board_cnn`` loads as :class:`~.cnn_policy.CNNPolicy`).
 The forward pass runs in numpy: for one observation at a time (how opponents and
 tournaments call it) a few small matrix products in numpy are several times faster
 than torch's per-call overhead, and the policy stays picklable for subprocess

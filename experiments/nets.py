@@ -17,7 +17,8 @@ gives such games:
   and a linear head over the pooled trunk (mean and max over cells) plus the MLP's
   features for the other actions;
 * the value from the same kind of pooled features; the critic has its own trunk
-  unless ``share_trunk=True`` (the trunk is most of the compute: sharing halves it).
+  unless ``share_trunk=True`` (the trunk is most of the compute: sharing halves it,
+  but the value loss then pulls on the actor's features: cloning agreed less).
 
 :func:`policy_kwargs_for` says which policy class and kwargs a game trains with;
 :func:`export_actor` turns the actor into plain arrays that
@@ -40,7 +41,10 @@ ARCH = "board_cnn"
 #: (specter_ops: rules §8 action indices 0..735 are cells, ``row * 23 + col``)
 CELL_ACTION_GAMES = ("specter_ops_v0",)
 
-DEFAULTS = {"channels": 32, "dilations": (1, 2, 4, 8), "vec_hidden": (128, 128), "head_hidden": 128,
+#: measured by cloning the heuristic agent (60 games, 10 epochs; held-out agreement):
+#: 16 channels with separate trunks 86.5%, shared 84.7%; 32 channels shared 87.2% at
+#: 2.3x the training cost of 16 shared (the MLP: 70.6%)
+DEFAULTS = {"channels": 16, "dilations": (1, 2, 4, 8), "vec_hidden": (128, 128), "head_hidden": 128,
             "share_trunk": False}
 
 
@@ -146,7 +150,7 @@ class BoardActorCriticPolicy(MaskableActorCriticPolicy):
 
     def __init__(self, observation_space, action_space, lr_schedule, board_start: int = 0,
                  board_shape: tuple[int, int, int] = (19, 32, 23), cell_actions: int = 736,
-                 channels: int = 32, dilations: tuple[int, ...] = (1, 2, 4, 8),
+                 channels: int = 16, dilations: tuple[int, ...] = (1, 2, 4, 8),
                  vec_hidden: tuple[int, ...] = (128, 128), head_hidden: int = 128, share_trunk: bool = False,
                  **kwargs):
         planes, h, w = board_shape
