@@ -12,6 +12,13 @@ Metadata keys: ``format`` (always ``spyenvs-policy``), ``version``, ``env_id``,
 ``config``, ``roles``, ``role_kinds``, ``obs_dim``, ``num_actions``,
 ``activation`` and ``layers`` (the number of Linear layers, weights ``w0..`` and
 biases ``b0..``), plus free-form ``info`` (timesteps, wall time ...).
+
+``arch`` names the network; absent means the MLP above (the default format, read
+by :func:`load_policy`). Other architectures (``board_cnn``: the board net of
+:mod:`spyenvs.experiments.nets`, evaluated by :mod:`spyenvs.agents.cnn_policy`) are
+written with :func:`save_arrays` and read with :func:`read_checkpoint` as named
+arrays; their modules check the shapes. Arrays may be stored as float16 (half the
+file) and always load as float32.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import numpy as np
 FORMAT = "spyenvs-policy"
 VERSION = 1
 ACTIVATIONS = ("tanh", "relu")
+DTYPES = ("float32", "float16")
 
 
 class CheckpointError(ValueError):
@@ -33,26 +41,37 @@ class CheckpointError(ValueError):
 
 def save_policy(path: str | os.PathLike, weights: list[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any],
                 half: bool = False) -> None:
-    """Write ``weights`` ([(W[out,in], b[out]) per Linear layer]) and ``meta``.
-    ``half`` (``.npz`` only) stores float16, compressed: half the size of a shipped
-    policy for a rounding error far below what changes a chosen action; it loads as
-    float32."""
-    meta = dict(meta, format=FORMAT, version=VERSION, layers=len(weights))
+    """Write MLP ``weights`` ([(W[out,in], b[out]) per Linear layer]) and ``meta``.
+    ``half`` stores float16: half the size of a shipped policy for a rounding error far
+    below what changes a chosen action; it loads as float32."""
+    meta = dict(meta, layers=len(weights))
+    meta.pop("arch", None)
     if meta.get("activation") not in ACTIVATIONS:
         raise ValueError(f"activation must be one of {ACTIVATIONS}, got {meta.get('activation')!r}")
-    if half and not os.fspath(path).endswith(".npz"):
-        raise ValueError("half precision is for .npz checkpoints")
-    dtype = np.float16 if half else np.float32
     arrays = {}
     for i, (w, b) in enumerate(weights):
-        arrays[f"w{i}"] = np.ascontiguousarray(w, dtype=dtype)
-        arrays[f"b{i}"] = np.ascontiguousarray(b, dtype=np.float32)
+        arrays[f"w{i}"] = w
+        arrays[f"b{i}"] = b
+    save_arrays(path, arrays, meta, dtype="float16" if half else "float32")
+
+
+def save_arrays(path: str | os.PathLike, arrays: dict[str, np.ndarray], meta: dict[str, Any],
+                dtype: str = "float32") -> None:
+    """Write named float arrays and ``meta`` (``.npz`` or else torch ``.pt``);
+    ``dtype`` float16 halves the file (and an ``.npz`` is then also compressed)."""
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {DTYPES}, got {dtype!r}")
+    if "__meta__" in arrays:
+        raise ValueError("'__meta__' is reserved for the metadata")
+    meta = dict(meta, format=FORMAT, version=VERSION)
+    arrays = {k: np.ascontiguousarray(v, dtype=dtype) for k, v in arrays.items()}
     path = os.fspath(path)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".tmp"
     if path.endswith(".npz"):
         with open(tmp, "wb") as f:
-            (np.savez_compressed if half else np.savez)(f, __meta__=np.array(json.dumps(meta)), **arrays)
+            save = np.savez_compressed if dtype == "float16" else np.savez
+            save(f, __meta__=np.array(json.dumps(meta)), **arrays)
     else:
         import torch
 
@@ -60,9 +79,10 @@ def save_policy(path: str | os.PathLike, weights: list[tuple[np.ndarray, np.ndar
     os.replace(tmp, path)
 
 
-def load_policy(path: str | os.PathLike) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
-    """(weights, meta) of a checkpoint; raises :class:`CheckpointError` with the
-    reason for anything that is not a readable spyenvs policy."""
+def read_checkpoint(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """(named float32 arrays, meta) of a checkpoint of any architecture; raises
+    :class:`CheckpointError` with the reason for anything that is not a readable
+    spyenvs policy."""
     path = os.fspath(path)
     if not os.path.isfile(path):
         raise CheckpointError(f"{path}: no such checkpoint file")
@@ -94,6 +114,25 @@ def load_policy(path: str | os.PathLike) -> tuple[list[tuple[np.ndarray, np.ndar
         raise CheckpointError(f"{path}: not a spyenvs policy checkpoint (format {meta.get('format') if isinstance(meta, dict) else None!r})")
     if meta.get("version") != VERSION:
         raise CheckpointError(f"{path}: checkpoint version {meta.get('version')!r} not supported (this code reads {VERSION})")
+    try:
+        raw = {k: np.asarray(v, np.float32) for k, v in raw.items()}
+    except (TypeError, ValueError) as exc:
+        raise CheckpointError(f"{path}: checkpoint holds a non-numeric entry ({exc})") from exc
+    return raw, meta
+
+
+def load_policy(path: str | os.PathLike) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
+    """(weights, meta) of an MLP checkpoint; raises :class:`CheckpointError` with the
+    reason for anything that is not a readable spyenvs MLP policy."""
+    raw, meta = read_checkpoint(path)
+    return mlp_weights(raw, meta, os.fspath(path)), meta
+
+
+def mlp_weights(raw: dict[str, np.ndarray], meta: dict[str, Any], path: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The checked [(W, b), ...] of an MLP checkpoint's arrays."""
+    arch = meta.get("arch", "mlp")
+    if arch != "mlp":
+        raise CheckpointError(f"{path}: a {arch!r} checkpoint, not an MLP (load it with TorchPolicy.load)")
     weights = []
     try:
         for i in range(int(meta["layers"])):
@@ -107,4 +146,4 @@ def load_policy(path: str | os.PathLike) -> tuple[list[tuple[np.ndarray, np.ndar
             raise CheckpointError(f"{path}: output size {dim} != num_actions {meta['num_actions']}")
     except KeyError as exc:
         raise CheckpointError(f"{path}: checkpoint lacks {exc}") from exc
-    return weights, meta
+    return weights

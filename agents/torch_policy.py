@@ -1,7 +1,8 @@
 """Inference with a trained policy checkpoint, without the training library.
 
 :class:`TorchPolicy` reads a checkpoint written by :mod:`spyenvs.agents.checkpoint` (torch's
-``weights_only`` loader or numpy, never pickled code) and evaluates the actor MLP.
+``weights_only`` loader or numpy, never pickled code) and evaluates the actor MLP
+(a file whose ``arch`` is ``board_cnn`` loads as :class:`~.cnn_policy.CNNPolicy`).
 The forward pass runs in numpy: for one observation at a time (how opponents and
 tournaments call it) a few small matrix products in numpy are several times faster
 than torch's per-call overhead, and the policy stays picklable for subprocess
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .checkpoint import CheckpointError, load_policy
+from .checkpoint import CheckpointError, mlp_weights, read_checkpoint
 from .policy import BasePolicy, check_mask, role_kind
 
 
@@ -67,9 +68,19 @@ class TorchPolicy(BasePolicy):
 
     @classmethod
     def load(cls, path: str | os.PathLike, deterministic: bool = True, seed: int | None = None) -> TorchPolicy:
-        weights, meta = load_policy(path)
+        """The policy of a checkpoint file, of whichever architecture its ``arch``
+        names (the MLP when absent; ``board_cnn``: a :class:`~.cnn_policy.CNNPolicy`)."""
+        raw, meta = read_checkpoint(path)
         name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
-        return cls(weights, meta, deterministic=deterministic, seed=seed, name=name)
+        arch = meta.get("arch", "mlp")
+        if arch == "mlp":
+            return cls(mlp_weights(raw, meta, os.fspath(path)), meta, deterministic=deterministic, seed=seed, name=name)
+        from .cnn_policy import ARCHS, CNNPolicy
+
+        if arch not in ARCHS:
+            raise CheckpointError(f"{path}: unknown network arch {arch!r}; this code reads mlp, {', '.join(ARCHS)}")
+        return CNNPolicy.from_arrays(raw, meta, path=os.fspath(path), deterministic=deterministic, seed=seed,
+                                     name=name)
 
     def bind(self, game: Any, seat: int) -> TorchPolicy:
         if game.env_id != self.meta["env_id"]:
@@ -86,7 +97,7 @@ class TorchPolicy(BasePolicy):
         cache = self.__dict__.setdefault("_bound_by_kind", {})
         bound = cache.get(kind)
         if bound is None:
-            bound = object.__new__(TorchPolicy)
+            bound = object.__new__(type(self))
             bound.__dict__.update(self.__dict__)
             bound.kind_index = self.kinds.index(kind)
             cache[kind] = bound

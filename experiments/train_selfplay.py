@@ -58,7 +58,11 @@ DEFAULTS: dict[str, Any] = {
         "vf_coef": 0.5,
         "max_grad_norm": 0.5,
     },
-    "net": {"hidden": [128, 128], "activation": "tanh"},
+    # arch mlp: hidden/activation; board_cnn (Specter Ops; auto picks it where a game has
+    # board planes): a dilated conv trunk with per-cell logits (spyenvs.experiments.nets)
+    "net": {"arch": "mlp", "hidden": [128, 128], "activation": "tanh",
+            "channels": 16, "dilations": [1, 2, 4, 8], "vec_hidden": [128, 128], "head_hidden": 128,
+            "share_trunk": False},
     "scale_observations": True,  # inproc: inputs scaled to [0, 1] by the layout's bounds
     "warm_start": {             # behaviour cloning before PPO (games 0: off)
         "games": 0,
@@ -293,15 +297,15 @@ class Trainer:
                 "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.train_seconds, 1)}}
 
     def save_policy(self, path: str, name: str, half: bool = False) -> None:
-        from spyenvs.agents.checkpoint import save_policy
+        from spyenvs.experiments.nets import save_trained
 
-        save_policy(path, actor_weights(self.model.policy, self.scale), self.meta(name), half=half)
+        save_trained(path, self.model.policy, self.scale, self.meta(name), dtype="float16" if half else "float32")
 
     def current_policy(self, name: str = "learner"):
-        from spyenvs.agents.torch_policy import TorchPolicy
+        from spyenvs.experiments.nets import inference_policy
 
-        return TorchPolicy(actor_weights(self.model.policy, self.scale), self.meta(name),
-                           deterministic=self.cfg["eval"]["deterministic"], name=name)
+        return inference_policy(self.model.policy, self.scale, self.meta(name),
+                                deterministic=self.cfg["eval"]["deterministic"], name=name)
 
     def pool(self) -> list[tuple[Any, float, str]]:
         """The opponents and their weights now: random until the learner beats it
@@ -557,7 +561,6 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     """Run (or resume) a training run; returns the final results dict."""
     pin_threads(cfg["torch_threads"], cfg["blas_threads"])
     from sb3_contrib import MaskablePPO
-    from torch import nn
 
     from spyenvs.experiments.evaluate import plot_learning_curve
     from spyenvs.core.progress import progress_bar
@@ -569,12 +572,11 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
         _, saved = read_state(os.path.join(out, "state.pt"))
         tr.snapshots = [p for p in saved["snapshots"] if os.path.isfile(p)]
     venv = make_vec_env(tr, cfg)
-    act = {"tanh": nn.Tanh, "relu": nn.ReLU}[cfg["net"]["activation"]]
-    hidden = list(cfg["net"]["hidden"])
-    tr.model = MaskablePPO("MlpPolicy", venv, seed=cfg["seed"], device=cfg["device"], verbose=0,
-                           tensorboard_log=os.path.join(out, "tb"),
-                           policy_kwargs={"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": act},
-                           **cfg["ppo"])
+    from spyenvs.experiments.nets import policy_kwargs_for
+
+    policy_class, policy_kwargs = policy_kwargs_for(tr.env_id, tr._probe(), cfg["net"])
+    tr.model = MaskablePPO(policy_class, venv, seed=cfg["seed"], device=cfg["device"], verbose=0,
+                           tensorboard_log=os.path.join(out, "tb"), policy_kwargs=policy_kwargs, **cfg["ppo"])
     ws, reg = cfg["warm_start"], cfg["clone_reg"]
     demos = None
     if int(ws["games"]) > 0 and (not resume or float(reg["coef"]) > 0):

@@ -96,3 +96,14 @@ def test_every_shipped_config_loads():
         assert cfg["env_id"].endswith("_v0") and cfg["total_timesteps"] > 0
         if cfg["env_id"] in spyenvs.ENV_IDS:
             spyenvs.make_game(cfg["env_id"], **cfg["game"])  # the game config is valid
+
+
+def test_the_trainer_trains_and_exports_the_board_network(tmp_path):
+    cfg = load_config(None, "specter_ops_v0", {"total_timesteps": 64, "n_envs": 4, "ppo.n_steps": 16,
+                                               "ppo.batch_size": 32, "ppo.n_epochs": 1, "net.arch": "board_cnn",
+                                               "eval.games": 0, "eval.final_games": 0, "max_decisions": 200})
+    train(cfg, str(tmp_path), quiet=True)
+    from spyenvs.agents.cnn_policy import CNNPolicy
+
+    policy = TorchPolicy.load(tmp_path / "final.npz")
+    assert isinstance(policy, CNNPolicy)
