@@ -39,7 +39,7 @@ def test_train_command_runs_and_prints_win_rates(tmp_path, capsys):
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
     assert main(["train", GAME, "--out", str(tmp_path), "--timesteps", "256", "--quiet",
-                 "--opt", "vec_env=dummy", "--opt", "ppo.n_steps=128", "--opt", "ppo.batch_size=64",
+                 "--opt", "ppo.n_steps=128", "--opt", "ppo.batch_size=64",
                  "--opt", "eval.every=100000", "--opt", "eval.games=4", "--opt", "eval.final_games=8",
                  "--opt", "league.snapshot_every=128"]) == 0
     out = capsys.readouterr().out

@@ -18,7 +18,7 @@ pytest.importorskip("matplotlib")
 from spyenvs.agents.torch_policy import TorchPolicy  # noqa: E402
 from spyenvs.experiments.train_selfplay import load_config, train  # noqa: E402
 
-SMALL = {"total_timesteps": 512, "n_envs": 2, "vec_env": "dummy", "ppo.n_steps": 128, "ppo.batch_size": 64,
+SMALL = {"total_timesteps": 512, "n_envs": 2, "ppo.n_steps": 128, "ppo.batch_size": 64,
          "ppo.n_epochs": 2, "league.snapshot_every": 256, "eval.every": 256, "eval.games": 12,
          "eval.final_games": 30, "game.num_players": 3}
 

@@ -21,9 +21,10 @@ def test_train_bench_rows_carry_the_ratio_to_the_tutorial(monkeypatch):
     from spyenvs.experiments import train_bench
 
     monkeypatch.setattr(train_bench, "bench_tutorial", lambda steps: {"name": "tutorial", "steps": steps,
-                                                                       "wall_s": 10.0, "steps_per_s": steps / 10})
+                                                                       "wall_s": 10.0, "steps_per_s": steps / 10,
+                                                                       "train_steps_per_s": steps / 8})
     monkeypatch.setattr(train_bench, "bench_game", lambda env_id, steps, opts=None: {
-        "name": env_id, "steps": steps, "wall_s": 2.0, "steps_per_s": steps / 2})
+        "name": env_id, "steps": steps, "wall_s": 2.0, "steps_per_s": steps / 2, "train_steps_per_s": steps})
     rows = train_bench.run_bench(["the_agents_v0"], 1000)
-    assert rows[1]["ratio"] == 5.0 and rows[1]["target"] == 5.0
+    assert rows[1]["ratio"] == 5.0 and rows[1]["target"] == 5.0 and rows[1]["loop_ratio"] == 8.0
     assert "5.00x" in train_bench.format_rows(rows)

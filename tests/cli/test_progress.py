@@ -38,7 +38,7 @@ def test_training_bar_total_is_the_real_number_of_steps(tmp_path, monkeypatch):
 
     monkeypatch.setattr(progress, "progress_bar", recording_bar)
     cfg = load_config(None, HighCard.env_id, {
-        "total_timesteps": 100, "n_envs": 1, "vec_env": "dummy", "ppo.n_steps": 32, "ppo.batch_size": 32,
+        "total_timesteps": 100, "n_envs": 1, "ppo.n_steps": 32, "ppo.batch_size": 32,
         "ppo.n_epochs": 1, "league.heuristic_weight": 0.0, "league.snapshot_every": 10_000,
         "eval.every": 10_000, "eval.games": 2, "eval.final_games": 2, "eval.opponents": ["random"]})
     res = train(cfg, str(tmp_path), quiet=True, game=HighCard)
