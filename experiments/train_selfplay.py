@@ -37,7 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "game": {},                 # game config options
     "seed": 0,
     "total_timesteps": 200_000,  # learner decisions
-    "n_envs": 32,               # games stepped together in one process, opponents batched
+    "n_envs": 64,               # games stepped together in one process, opponents batched
     "auto_play_forced": True,   # play single-option learner decisions without the network
     "max_decisions": 3000,      # all seats' decisions per episode before truncation
     "learner_kinds": None,      # None: one network for every role kind
