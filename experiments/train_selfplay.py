@@ -46,8 +46,8 @@ DEFAULTS: dict[str, Any] = {
     "blas_threads": 1,          # numpy BLAS threads per process
     "ppo": {
         "learning_rate": 3.0e-4,
-        "n_steps": 1024,        # per env and rollout
-        "batch_size": 256,
+        "n_steps": 64,          # per env and rollout (64 envs: 4096 steps a rollout)
+        "batch_size": 512,
         "n_epochs": 4,
         "gamma": 0.997,
         "gae_lambda": 0.95,
