@@ -154,6 +154,16 @@ def tournament(game: Any, config: dict | None, population: dict[str, Any], games
             "games_per_match": games, "population": names, "matches": matches, "elo": elo}
 
 
+def pin_blas_threads(n: int = 1) -> None:
+    """One BLAS thread for this process, as the trainer does: evaluation is many
+    small matrix products, and a second BLAS thread only contends on 2 cores."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - in the train extra
+        return
+    threadpool_limits(int(n))
+
+
 def pct(rate: float, lo: float, hi: float) -> str:
     return f"{rate:.1%} [{lo:.1%}, {hi:.1%}]"
 
@@ -220,6 +230,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    pin_blas_threads()
     from spyenvs.tools.arguments import parse_key_values
     from spyenvs.core.progress import progress_bar
 

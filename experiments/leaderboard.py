@@ -30,7 +30,7 @@ import shutil
 import sys
 import time
 
-from spyenvs.experiments.evaluate import evaluate_vs, games_for, pct, tournament
+from spyenvs.experiments.evaluate import evaluate_vs, games_for, pct, pin_blas_threads, tournament
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
@@ -61,7 +61,7 @@ def _goal_text(goal) -> str:
     return f">= {rate:.1%}" + (f", low > {low:.0%}" if low is not None else "")
 
 
-def ship(run_dir: str, games: int, seed: int = 2026, progress=None) -> dict:
+def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: bool = False) -> dict:
     """Copy ``run_dir``'s final policy into the package with its measured results
     (module docstring). The run's final evaluation already played that very file; it
     is reused when it has ``games`` games per role, else the file is measured again."""
@@ -81,7 +81,7 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None) -> dict:
     vs = run.get("vs") or {}
     enough = vs and all(v["games"] >= games for opp in ("random", "heuristic") for v in vs.get(opp, {}).values())
     load = run.get("load", "?")
-    if not enough:
+    if reevaluate or not enough:
         policy = TorchPolicy.load(dst)
         n = games_for(make_game(env_id, **run["config"]), games)
         vs = {}
@@ -204,8 +204,10 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=None,
                     help="--ship: games per role (default 200); leaderboard: games per ordered pair (default 40)")
     ap.add_argument("--ismcts", type=int, default=50, help="ISMCTS simulations per move in the leaderboard")
+    ap.add_argument("--reevaluate", action="store_true", help="--ship: measure the file again, not the run's figures")
     ap.add_argument("--tables", action="store_true", help="regenerate the README and docs/results.md tables")
     args = ap.parse_args(argv)
+    pin_blas_threads()
     say = lambda m: print(m, file=sys.stderr)  # noqa: E731
     bad = [e for e in args.envs if e not in ENV_IDS]
     if bad:
@@ -213,7 +215,7 @@ def main(argv=None) -> int:
     if args.games is not None and args.games < 1:
         raise SystemExit("spyenvs: error: --games must be at least 1")
     for run_dir in args.ship or []:
-        rec = ship(run_dir, args.games or 200, progress=say)
+        rec = ship(run_dir, args.games or 200, progress=say, reevaluate=args.reevaluate)
         say(f"shipped {rec['env_id']} ({rec['file_bytes'] // 1024} KiB)")
     for env_id in args.envs:
         say(f"{env_id}: leaderboard ...")

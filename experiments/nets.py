@@ -310,7 +310,7 @@ def save_trained(path: str, policy, scale, meta: dict, dtype: str = "float32") -
     else:
         from spyenvs.experiments.train_selfplay import actor_weights
 
-        save_policy(path, actor_weights(policy, scale), meta)
+        save_policy(path, actor_weights(policy, scale), meta, half=dtype == "float16")
 
 
 def inference_policy(policy, scale, meta: dict, deterministic: bool = True, name: str | None = None):

@@ -90,3 +90,20 @@ def test_checkpoint_for_another_game_or_config_is_refused(tmp_path):
     pol = TorchPolicy.load(path)
     with pytest.raises(CheckpointError, match="expects obs"):
         pol.bind(HighCard(num_players=2), 0)  # 2 players: a smaller observation
+
+
+def test_a_trained_mlp_ships_in_half_precision(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from spyenvs.experiments.nets import save_trained
+    from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv
+    from spyenvs.agents import RandomPolicy
+
+    venv = VecSelfPlayEnv("unrest_v0", opponents=[RandomPolicy(0)], num_envs=2, seed=0)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=8, batch_size=16, seed=0, device="cpu")
+    meta = {"env_id": "unrest_v0", "config": {}, "roles": ["rebel", "empire"], "role_kinds": ["rebel", "empire"],
+            "obs_dim": venv.obs_size, "num_actions": 60, "activation": "tanh", "name": "t"}
+    save_trained(str(tmp_path / "half.npz"), model.policy, None, meta, dtype="float16")
+    with np.load(tmp_path / "half.npz", allow_pickle=False) as z:
+        assert z["w0"].dtype == np.float16

@@ -19,7 +19,7 @@ def test_every_game_ships_a_small_pretrained_policy():
     assert available() == sorted(ENV_IDS)
     for env_id in ENV_IDS:
         size = os.path.getsize(pretrained_path(env_id))
-        assert size < 5 * 2**20, f"{env_id}: {size} bytes"
+        assert size < 4 * 2**20, f"{env_id}: {size} bytes"
         with np.load(pretrained_path(env_id), allow_pickle=False) as z:  # weights only: no code
             meta = json.loads(str(z["__meta__"]))
         assert meta["env_id"] == env_id
