@@ -41,6 +41,20 @@ def role_kind(role: str) -> str:
     return head if sep and tail.isdigit() else role
 
 
+def learner_seats(roles, learner_kinds=None) -> tuple[list[str], list[str], list[int]]:
+    """(the role kinds in seat order, the kinds the learner plays, the seats it rotates
+    over); an unknown kind is a ValueError naming the allowed ones."""
+    kinds: list[str] = []
+    for r in roles:
+        if role_kind(r) not in kinds:
+            kinds.append(role_kind(r))
+    wanted = list(learner_kinds) if learner_kinds else list(kinds)
+    unknown = [k for k in wanted if k not in kinds]
+    if unknown:
+        raise ValueError(f"learner_kinds {unknown} not in this game's role kinds; allowed: {', '.join(kinds)}")
+    return kinds, wanted, [i for i, r in enumerate(roles) if role_kind(r) in wanted]
+
+
 def observation_scale(layout) -> tuple[np.ndarray, np.ndarray]:
     """(low, inv) per observation index with ``(obs - low) * inv`` in [0, 1]: ``inv`` is
     1 / (high - low), and 1 where the bounds are equal (the value is then always 0)."""
@@ -82,16 +96,7 @@ class SelfPlayEnv(gym.Env):
         g = self.game
         self.env_id = g.env_id
         self.config = g.config
-        self.kinds: list[str] = []
-        for r in g.roles:
-            if role_kind(r) not in self.kinds:
-                self.kinds.append(role_kind(r))
-        wanted = list(learner_kinds) if learner_kinds else list(self.kinds)
-        unknown = [k for k in wanted if k not in self.kinds]
-        if unknown:
-            raise ValueError(f"learner_kinds {unknown} not in this game's role kinds; allowed: {', '.join(self.kinds)}")
-        self.learner_kinds = wanted
-        self.learner_seats = [i for i, r in enumerate(g.roles) if role_kind(r) in wanted]
+        self.kinds, self.learner_kinds, self.learner_seats = learner_seats(g.roles, learner_kinds)
         self.max_decisions = max_decisions
         self.mix_opponents = mix_opponents
         self.render_mode = render_mode

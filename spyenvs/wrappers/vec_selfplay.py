@@ -43,7 +43,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the core install has no SB3
     raise ImportError(f"spyenvs.wrappers.vec_selfplay needs the train extra (stable-baselines3): {exc}") from exc
 
-from .selfplay import observation_scale, role_kind
+from .selfplay import learner_seats, observation_scale, role_kind
 
 
 class _Slot:
@@ -99,16 +99,7 @@ class VecSelfPlayEnv(VecEnv):
         self.env_id = g.env_id
         self.config = g.config
         self.roles = tuple(g.roles)
-        self.kinds: list[str] = []
-        for r in g.roles:
-            if role_kind(r) not in self.kinds:
-                self.kinds.append(role_kind(r))
-        wanted = list(learner_kinds) if learner_kinds else list(self.kinds)
-        unknown = [k for k in wanted if k not in self.kinds]
-        if unknown:
-            raise ValueError(f"learner_kinds {unknown} not in this game's role kinds; allowed: {', '.join(self.kinds)}")
-        self.learner_kinds = wanted
-        self.learner_seats = [i for i, r in enumerate(g.roles) if role_kind(r) in wanted]
+        self.kinds, self.learner_kinds, self.learner_seats = learner_seats(g.roles, learner_kinds)
         self.seat_kind = [self.kinds.index(role_kind(r)) for r in g.roles]
         self.max_decisions = max_decisions
         self.mix_opponents = mix_opponents
