@@ -259,23 +259,33 @@ class Resampling:
             ag.hand.append([t, CHARGES[t]])
         self._recount_taken()
 
-    def _restart_turn(self, rot_now):
-        """Mid-turn resample (unpadded): the turn restarts after its public pre-move part."""
-        ag = self.ag[0]
-        tr = self.tr
-        ag.path = [ag.pos]
+    @staticmethod
+    def _reset_turn_counters(ag):
+        """A restarted turn's movement state, before any card is applied."""
         ag.steps = 0
         ag.max_steps = 4
         ag.stealth = ag.stealth_path = False
         ag.window = 0
         ag.pending_card = -1
+
+    def _apply_spent_card(self, ag, rot_now):
+        """The card she spent this turn, as the re-dealt hand has it: Adrenal Surge gives
+        6 steps, Stealth Field hides her path."""
+        ag.card_used = True
+        if self.tr["rotated"] == 1:
+            if rot_now == SURGE:
+                ag.max_steps = 6
+            else:
+                ag.stealth = ag.stealth_path = True
+
+    def _restart_turn(self, rot_now):
+        """Mid-turn resample (unpadded): the turn restarts after its public pre-move part."""
+        ag = self.ag[0]
+        tr = self.tr
+        ag.path = [ag.pos]
+        self._reset_turn_counters(ag)
         if tr["visible_card"]:
-            ag.card_used = True
-            if tr["rotated"] == 1:  # the type the re-dealt spent card has
-                if rot_now == SURGE:
-                    ag.max_steps = 6
-                else:
-                    ag.stealth = ag.stealth_path = True
+            self._apply_spent_card(ag, rot_now)
             self._a_ask_step()
         else:
             ag.card_used = False
@@ -462,21 +472,12 @@ class Resampling:
         if mid and self.pad_on:
             self._replay_turn(1, rng, rot_now)
         elif mid:
-            ag.steps = 0
-            ag.max_steps = 4
-            ag.window = 0
-            ag.pending_card = -1
-            ag.stealth = ag.stealth_path = False
+            self._reset_turn_counters(ag)
             if self.xmove:
                 ag.card_used = True
                 self._a_ask_step()
             elif self.tr["visible_card"]:
-                ag.card_used = True
-                if self.tr["rotated"] == 1:
-                    if rot_now == SURGE:
-                        ag.max_steps = 6
-                    else:
-                        ag.stealth = ag.stealth_path = True
+                self._apply_spent_card(ag, rot_now)
                 self._a_ask_step()
             else:
                 ag.card_used = False
