@@ -139,15 +139,9 @@ class CNNPolicy(TorchPolicy):
     """A trained board-network policy; see :class:`~spyenvs.agents.torch_policy.TorchPolicy`
     for ``bind``, ``act``, ``act_batch`` and sampling."""
 
-    def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any], deterministic: bool = True,
-                 seed: int | None = None, name: str | None = None):
-        self.meta = meta
-        self.net = BoardActor(arrays, meta)
-        self.kinds = list(meta["role_kinds"])
-        self.deterministic = deterministic
-        self.rng = np.random.default_rng(seed)
-        self.kind_index = 0
-        self.name = name or meta.get("name", "trained")
+    @staticmethod
+    def _build_net(arrays: dict[str, np.ndarray], meta: dict[str, Any]):
+        return BoardActor(arrays, meta)
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",

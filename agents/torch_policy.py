@@ -59,12 +59,17 @@ class TorchPolicy(BasePolicy):
     def __init__(self, weights, meta: dict[str, Any], deterministic: bool = True, seed: int | None = None,
                  name: str | None = None):
         self.meta = meta
-        self.net = MLPActor(weights, meta["activation"])
+        self.net = self._build_net(weights, meta)
         self.kinds = list(meta["role_kinds"])
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.kind_index = 0
         self.name = name or meta.get("name", "trained")
+
+    @staticmethod
+    def _build_net(weights, meta: dict[str, Any]):
+        """The actor network of a checkpoint's weights (subclasses: other architectures)."""
+        return MLPActor(weights, meta["activation"])
 
     @classmethod
     def load(cls, path: str | os.PathLike, deterministic: bool = True, seed: int | None = None) -> TorchPolicy:

@@ -164,6 +164,14 @@ def pin_blas_threads(n: int = 1) -> None:
     threadpool_limits(int(n))
 
 
+def load_average() -> str:
+    """uptime's three load averages, recorded beside every measured figure."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # pragma: no cover - no load average on this platform
+        return "?"
+
+
 def pct(rate: float, lo: float, hi: float) -> str:
     return f"{rate:.1%} [{lo:.1%}, {hi:.1%}]"
 

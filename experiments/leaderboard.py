@@ -30,7 +30,7 @@ import shutil
 import sys
 import time
 
-from spyenvs.experiments.evaluate import evaluate_vs, games_for, pct, pin_blas_threads, tournament
+from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pct, pin_blas_threads, tournament
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
@@ -89,7 +89,7 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: 
             if progress:
                 progress(f"{env_id}: pretrained vs {name}, {n} games")
             vs[name] = evaluate_vs(env_id, run["config"], policy, opponent, n, seed)["kinds"]
-        load = _load()
+        load = load_average()
     record = {"env_id": env_id, "config": run["config"], "num_players": run["num_players"], "vs": vs,
               "games_per_role": games, "load": load,
               "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second",
@@ -98,13 +98,6 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: 
     with open(os.path.join(PRETRAINED, f"{env_id}.json"), "w") as f:
         json.dump(record, f, indent=1)
     return record
-
-
-def _load() -> str:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:  # pragma: no cover
-        return "?"
 
 
 def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress=None) -> dict:
@@ -117,7 +110,7 @@ def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress=None
     t0 = time.monotonic()
     res = tournament(env_id, {}, population, games, seed, progress=progress)
     res["seconds"] = round(time.monotonic() - t0, 1)
-    res["load"] = _load()
+    res["load"] = load_average()
     os.makedirs(LEADERBOARD, exist_ok=True)
     with open(os.path.join(LEADERBOARD, f"{env_id}.json"), "w") as f:
         json.dump(res, f, indent=1)

@@ -513,12 +513,9 @@ def pin_threads(torch_threads: int, blas_threads: int) -> None:
     is not loaded yet; numpy is, so its BLAS pool is limited through threadpoolctl."""
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(var, str(int(blas_threads)))
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - in the train extra
-        pass
-    else:
-        threadpool_limits(int(blas_threads))
+    from spyenvs.experiments.evaluate import pin_blas_threads
+
+    pin_blas_threads(blas_threads)
     import torch
 
     torch.set_num_threads(int(torch_threads))
@@ -541,7 +538,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     pin_threads(cfg["torch_threads"], cfg["blas_threads"])
     from sb3_contrib import MaskablePPO
 
-    from spyenvs.experiments.evaluate import plot_learning_curve
+    from spyenvs.experiments.evaluate import load_average, plot_learning_curve
     from spyenvs.core.progress import progress_bar
     from spyenvs.core.stats import wilson_interval  # noqa: F401  (intervals come from evaluate_vs)
 
@@ -606,7 +603,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
                "steps_per_second": round(steps / tr.train_seconds, 1) if tr.train_seconds > 0 else None,
                "vs": final, "checkpoint": os.path.join(out, "final.pt"),
                "env_stats": dict(getattr(venv, "stats", {})), "warm_start": tr.warm_start_stats,
-               "load": " ".join(f"{x:.2f}" for x in os.getloadavg()),
+               "load": load_average(),
                "random_retired": tr.random_retired}
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)

@@ -24,18 +24,14 @@ from typing import Any, Callable
 import numpy as np
 
 from spyenvs.agents.policy import RandomPolicy, role_kind
+from spyenvs.agents.torch_policy import policy_input
 
 
 def encode(obs: np.ndarray, kind_index: int, n_kinds: int, scale: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
     """The learner's input for one raw observation: scaled to [0, 1] by the layout's
     bounds (when ``scale`` is given) and followed by the role-kind one-hot."""
     x = (obs - scale[0]) * scale[1] if scale is not None else obs
-    if n_kinds <= 1:
-        return x.astype(np.float32, copy=False)
-    out = np.zeros(x.shape[-1] + n_kinds, np.float32)
-    out[: x.shape[-1]] = x
-    out[x.shape[-1] + kind_index] = 1.0
-    return out
+    return policy_input(x.astype(np.float32, copy=False), kind_index, n_kinds)
 
 
 def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, seed: int, learner_kinds: list[str],
