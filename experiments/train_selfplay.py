@@ -609,7 +609,8 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
         json.dump(results, f, indent=1)
     with open(os.path.join(out, "history.json"), "w") as f:
         json.dump(tr.history, f, indent=1)
-    plot_learning_curve(tr.history, os.path.join(out, "learning_curve.png"), f"{tr.env_id} self-play")
+    if tr.history:  # a run without evaluations (eval.games=0) has no curve to draw
+        plot_learning_curve(tr.history, os.path.join(out, "learning_curve.png"), f"{tr.env_id} self-play")
     text = final_table(
         f"{tr.env_id}: {steps} steps in {tr.train_seconds:.0f}s of training "
         f"({results['steps_per_second']} steps/s); final evaluation ({cfg['eval']['final_games']} games per opponent)",
