@@ -38,6 +38,9 @@ class BasePolicy:
     identity (stateless policies play any seat)."""
 
     name = "policy"
+    #: False for a policy that decides from the mask alone: batched callers (the
+    #: vectorised self-play env) then skip encoding its observations
+    reads_observation = True
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         raise NotImplementedError
@@ -69,6 +72,7 @@ class RandomPolicy(BasePolicy):
     """Uniform over the legal actions; seeded so tournaments are reproducible."""
 
     name = "random"
+    reads_observation = False
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)

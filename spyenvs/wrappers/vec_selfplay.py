@@ -236,7 +236,10 @@ class VecSelfPlayEnv(VecEnv):
                     break
             todo = []
             for bound, games, seats in groups.values():
-                obs = np.stack([slots[i].game.observe(p) for i, p in zip(games, seats)])
+                if getattr(bound, "reads_observation", True):
+                    obs = np.stack([slots[i].game.observe(p) for i, p in zip(games, seats)])
+                else:  # a mask-only policy (random): no observation to encode
+                    obs = np.empty((len(games), 0), np.float32)
                 masks = np.stack([slots[i].game.legal_mask() for i in games])
                 actions = bound.act_batch(obs, masks)
                 stats["opponent_calls"] += 1

@@ -183,6 +183,29 @@ def test_random_opponents_in_different_games_make_different_moves():
     assert len(logs) > 1
 
 
+class MaskOnly(BasePolicy):
+    """Declares it decides from the mask alone; records what each batched call got."""
+
+    name = "mask_only"
+    reads_observation = False
+    widths: list = []
+
+    def act_batch(self, observations, masks):
+        MaskOnly.widths.append(observations.shape)
+        return np.array([int(np.flatnonzero(m)[0]) for m in masks])
+
+
+def test_mask_only_opponents_are_not_sent_encoded_observations():
+    MaskOnly.widths = []
+    venv = VecSelfPlayEnv("spy_games_v0", {"num_players": 3}, opponents=[MaskOnly()], num_envs=4, seed=2)
+    venv.reset()
+    for _ in range(30):
+        venv.step(venv.action_masks().argmax(axis=1))
+    assert MaskOnly.widths and all(shape[1] == 0 for shape in MaskOnly.widths)
+    assert sum(shape[0] for shape in MaskOnly.widths) == venv.stats["opponent_decisions"]
+    assert not RandomPolicy.reads_observation and HeuristicPolicy.reads_observation
+
+
 def test_opponents_of_all_games_are_answered_in_one_batched_call_per_policy():
     # sixteen identical games in lockstep: every opponent decision of all of them is
     # pending at once, and the shared policy answers them in one call
