@@ -1,0 +1,73 @@
+"""The warm start (spyenvs.experiments.warm_start): the teacher's recorded decisions,
+cloning them into the actor, the decaying cloning term during PPO, and a training run
+that starts from a clone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from spyenvs.agents import HeuristicPolicy  # noqa: E402
+from spyenvs.experiments.train_selfplay import load_config, train  # noqa: E402
+from spyenvs.experiments.warm_start import CloneRegulariser, behaviour_clone, collect_demonstrations  # noqa: E402
+from tests.core.toy_game import HighCard  # noqa: E402
+
+
+def _demos(games=200, rounds=1):
+    return collect_demonstrations(lambda: HighCard(num_players=2, rounds=rounds), HighCard_teacher(), games, seed=3,
+                                  learner_kinds=["player"], kinds=["player"], scale=None, gamma=0.5)
+
+
+def HighCard_teacher():
+    return HeuristicPolicy(0)  # the toy heuristic registered in conftest: keep a high card
+
+
+def test_demonstrations_hold_the_teachers_choices_with_discounted_outcomes():
+    demos = _demos(games=60, rounds=2)
+    n = len(demos["actions"])
+    assert n > 60 and demos["obs"].shape[0] == demos["masks"].shape[0] == demos["returns"].shape[0] == n
+    assert demos["masks"].all()  # both actions legal in HighCard: every decision is a choice
+    # the teacher keeps a card in the top half (deck 6: cards 3..5) and swaps otherwise
+    cards = demos["obs"][:, :6].argmax(axis=1)
+    np.testing.assert_array_equal(demos["actions"], np.where(cards >= 3, 0, 1))
+    # outcomes are +-1, discounted by 0.5 per later decision of the same seat
+    assert set(np.round(np.abs(demos["returns"]), 6)) <= {1.0, 0.5}
+
+
+def test_behaviour_clone_fits_the_actor_to_the_teacher():
+    from sb3_contrib import MaskablePPO
+
+    from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv
+
+    venv = VecSelfPlayEnv(HighCard, {"num_players": 2}, opponents=[HeuristicPolicy(1)], num_envs=2,
+                          scale_observations=False)
+    model = MaskablePPO("MlpPolicy", venv, seed=0, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [32]})
+    demos = _demos()
+    # one role kind: the env appends no role one-hot, so the recorded rows fit as they are
+    assert demos["obs"].shape[1] == venv.observation_space.shape[0]
+    stats = behaviour_clone(model.policy, demos, epochs=30, batch_size=64, lr=1e-2)
+    assert stats["agreement"] >= 0.95 and stats["samples"] == len(demos["actions"])
+
+
+def test_clone_term_weight_decays_linearly_to_zero_and_then_stops():
+    reg = CloneRegulariser(_demos(games=10), coef=0.5, decay_steps=1000, steps=2, batch_size=8)
+    assert reg.weight(0) == 0.5 and reg.weight(500) == pytest.approx(0.25)
+    assert reg.weight(1000) == 0.0 and reg.weight(5000) == 0.0
+
+    class Model:
+        num_timesteps = 1000
+
+    assert reg.apply(Model()) is None  # weight 0: no cloning step is taken
+
+
+def test_training_with_a_warm_start_reports_the_clone(tmp_path):
+    cfg = load_config(None, HighCard.env_id, {"total_timesteps": 256, "n_envs": 2, "ppo.n_steps": 64,
+                                              "ppo.batch_size": 64, "ppo.n_epochs": 1, "eval.games": 0,
+                                              "eval.final_games": 10, "warm_start.games": 80,
+                                              "warm_start.epochs": 20, "clone_reg.coef": 0.5,
+                                              "game.num_players": 2})
+    res = train(cfg, str(tmp_path), quiet=True, game=HighCard)
+    ws = res["warm_start"]
+    assert ws["samples"] > 0 and ws["agreement"] >= 0.9
