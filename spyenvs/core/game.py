@@ -150,6 +150,13 @@ class Game(ABC):
     def observe(self, player: int) -> np.ndarray:
         """float32[observation_size], built only from what ``player`` may know."""
 
+    def varying_inputs(self) -> np.ndarray | None:
+        """Indices of the observation entries that can differ between states of this
+        config, or None when any may. Every other entry holds the same value in every
+        observation (static map planes, slots of absent players), so a learner may leave
+        it out of its input; the conformance suite checks the claim in random play."""
+        return None
+
     @abstractmethod
     def hidden_key(self, viewer: int) -> Any:
         """A comparable value of everything hidden from ``viewer`` (the leak test

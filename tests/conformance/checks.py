@@ -113,6 +113,30 @@ def run_random_play(game_cls, config, seeds=None):
     return lengths
 
 
+def run_constant_inputs_test(game_cls, config, seeds=12, per_game=16):
+    """Entries outside ``varying_inputs()`` hold one value in every observation of
+    every viewer (learners drop them from their input). Returns how many states were
+    checked, or None when the game declares every entry as varying."""
+    probe = game_cls(**config)
+    varying = probe.varying_inputs()
+    if varying is None:
+        return None
+    constant = np.ones(probe.observation_size, bool)
+    constant[varying] = False
+    reference, checked = None, 0
+    for game in sample_states(game_cls, config, seeds=seeds, per_game=per_game):
+        for p in range(game.num_players):
+            obs = game.observe(p)[constant]
+            if reference is None:
+                reference = obs.copy()
+            bad = np.flatnonzero(obs != reference)
+            assert not bad.size, (
+                f"{game_cls.env_id} {config}: observation entries {np.flatnonzero(constant)[bad][:10].tolist()} "
+                f"changed for viewer {p} after {len(game.actions)} decisions, but varying_inputs() calls them constant")
+        checked += 1
+    return checked
+
+
 def sample_states(game_cls, config, seeds=8, per_game=12):
     """Random reachable states: ``per_game`` decision points spread evenly over each
     of ``seeds`` random games (and the final state), so long games cost no more

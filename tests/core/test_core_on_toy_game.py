@@ -133,6 +133,23 @@ class BreaksOnOddSeeds(_Variant):
         assert self.seed % 2 == 0 or not self.actions, "odd seed broke an invariant"
 
 
+class ClaimsItsCardIsConstant(_Variant):
+    def varying_inputs(self):  # wrong: "my_card" (the first entries) changes with the deal
+        return np.arange(self.config["deck_size"], self.observation_size)
+
+
+class DeclaresItsTrulyConstantEntries(_Variant):
+    def varying_inputs(self):
+        return np.arange(self.observation_size)
+
+
+def test_constant_inputs_check_catches_an_entry_that_does_change():
+    with pytest.raises(AssertionError, match=r"entries \[.*\] changed for viewer"):
+        checks.run_constant_inputs_test(ClaimsItsCardIsConstant, {"num_players": 2})
+    assert checks.run_constant_inputs_test(DeclaresItsTrulyConstantEntries, {"num_players": 2}) > 0
+    assert checks.run_constant_inputs_test(HighCard, {"num_players": 2}) is None
+
+
 def test_random_play_reports_every_crashing_seed_with_the_count():
     with pytest.raises(AssertionError, match=r"2 of 4 seeds of random play failed") as info:
         checks.run_random_play(BreaksOnOddSeeds, {}, seeds=4)

@@ -11,7 +11,7 @@ from .data import (
     A2T, A3, AGENT_NAMES, CARD0, CARD_NAMES, CHAR0, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H0, H1, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, NO, NUM_ACTIONS, PAD, POSTCOG, REVEAL, S1, SEAT0, SENSOR, YES,
 )
 from .invariants import check_invariants
-from .observe import build_layout, observe
+from .observe import build_layout, observe, varying_columns
 from .render import render_rgb, render_text, status_line
 from .resample import Resampling
 from .rules import Rules
@@ -105,6 +105,9 @@ class SpecterOps(Resampling, Rules, Game):
             lay, static = build_layout(B.bits(B.ESCAPES + (B.ESCAPE_EXTRA if n >= 4 else [])), cfg["belief_planes"])
             _TABLES[key] = (lay, static, {name: b.start for name, b in lay.blocks.items()})
         self.layout, self._tables_key = _TABLES[key][0], key
+
+    def varying_inputs(self):
+        return varying_columns(self.layout, len(self.roles) - 1, self.config["num_players"] == 5)
 
     @property
     def _static(self):

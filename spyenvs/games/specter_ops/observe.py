@@ -74,6 +74,41 @@ def build_layout(escape_bits, belief_planes):
     return lay, static
 
 
+#: board planes and the cells where each can ever be set (the rest is constant)
+_PLANE_CELLS = {
+    "objective": "objectives", "completed": "objectives", "vehicle": "road", "smoke": "all",
+    "flash": "walkable", "sighting_main": "walkable", "sighting_second": "walkable", "own_position": "walkable",
+    "own_path": "walkable", "hunter_vision": "walkable", "belief_main": "walkable", "belief_second": "walkable",
+    "hunter_0": "walkable", "hunter_1": "walkable", "hunter_2": "walkable", "hunter_3": "walkable",
+}
+
+
+def varying_columns(layout, num_hunters: int, second_agent: bool) -> np.ndarray:
+    """The observation entries that can change (see ``Game.varying_inputs``): no static
+    map plane (structure, road, escape), no plane of an absent hunter slot or second
+    agent, and on the other planes only the cells the plane can mark: tokens, sightings,
+    sight and beliefs stand on walkable (non-structure) cells, the vehicle on roads,
+    objectives on objective cells; smoke clouds may cover any cell. Every vector entry
+    counts as varying."""
+    board = layout.blocks["board"]
+    planes = PLANES + BELIEF_PLANES
+    names = [nm for nm, _ in planes][: board.shape[0]]
+    walkable = ~B.to_plane(B.STRUCT).astype(bool)
+    cells = {"all": np.ones(B.N, bool), "walkable": walkable, "road": B.to_plane(B.ROAD).astype(bool),
+             "objectives": np.isin(np.arange(B.N), [c for s in B.OBJECTIVES for c in s])}
+    absent = {f"hunter_{k}" for k in range(num_hunters, 4)}
+    if not second_agent:
+        absent |= {"sighting_second", "belief_second"}
+    keep = []
+    for j, nm in enumerate(names):
+        where = _PLANE_CELLS.get(nm)
+        if where is None or nm in absent:
+            continue
+        keep.append(board.start + j * B.N + np.flatnonzero(cells[where]))
+    keep += [np.arange(board.start), np.arange(board.start + board.size, layout.size)]
+    return np.sort(np.concatenate(keep)).astype(np.int64)
+
+
 _CAND: dict[tuple, array] = {}
 _SIXTH = np.float32(1 / 6)
 #: unpacked dense planes by bitset (vision and beliefs repeat across viewers and steps)
