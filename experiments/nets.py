@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 ARCH = "board_cnn"
@@ -77,12 +78,49 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None) -> tuple[Any, 
     if arch == "mlp" or spec is None:
         hidden = list(net.get("hidden", (128, 128)))
         act = {"tanh": nn.Tanh, "relu": nn.ReLU}[net.get("activation", "tanh")]
-        return "MlpPolicy", {"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": act}
+        kwargs = {"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": act}
+        varying = game.varying_inputs() if net.get("drop_constant_inputs", True) else None
+        if varying is not None:
+            kwargs["features_extractor_class"] = KeepColumns
+            kwargs["features_extractor_kwargs"] = {"columns": [int(i) for i in varying],
+                                                   "obs_size": int(game.observation_size)}
+        return "MlpPolicy", kwargs
     kwargs = dict(spec)
     for k, default in DEFAULTS.items():
         v = net.get(k, default)
         kwargs[k] = tuple(v) if isinstance(default, tuple) else type(default)(v)
     return BoardActorCriticPolicy, kwargs
+
+
+# ------------------------------------------------------------------ the MLP's input
+class KeepColumns(BaseFeaturesExtractor):
+    """The MLP's input without the observation entries the game declares constant
+    (``Game.varying_inputs``: Specter Ops' static map planes and absent players'
+    planes are 62% of its 2-player observation, and so of the first layers' cost);
+    the role one-hot after the observation is kept. :func:`expand_first_layer` puts
+    the dropped columns back, as zero weights, for the exported actor."""
+
+    def __init__(self, observation_space, columns: list[int], obs_size: int):
+        width = int(observation_space.shape[0])
+        keep = np.r_[np.asarray(columns, np.int64), np.arange(obs_size, width)]
+        super().__init__(observation_space, features_dim=int(keep.size))
+        self.register_buffer("keep", th.as_tensor(keep, dtype=th.long))
+
+    def forward(self, observations: th.Tensor) -> th.Tensor:
+        return observations.index_select(1, self.keep)
+
+
+def expand_first_layer(policy, weight: np.ndarray) -> np.ndarray:
+    """The first layer's weights over the whole learner input: columns dropped by a
+    :class:`KeepColumns` extractor come back as zeros (so an exported actor reads full
+    observations like every other policy)."""
+    extractor = getattr(policy, "pi_features_extractor", None) or policy.features_extractor
+    if not isinstance(extractor, KeepColumns):
+        return weight
+    width = int(policy.observation_space.shape[0])
+    full = np.zeros((weight.shape[0], width), weight.dtype)
+    full[:, extractor.keep.cpu().numpy()] = weight
+    return full
 
 
 # ------------------------------------------------------------------ the network

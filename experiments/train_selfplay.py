@@ -59,9 +59,10 @@ DEFAULTS: dict[str, Any] = {
         "vf_coef": 0.5,
         "max_grad_norm": 0.5,
     },
-    # arch mlp: hidden/activation; board_cnn (Specter Ops; auto picks it where a game has
-    # board planes): a dilated conv trunk with per-cell logits (spyenvs.experiments.nets)
-    "net": {"arch": "mlp", "hidden": [128, 128], "activation": "tanh",
+    # arch mlp: hidden/activation, and the entries the game declares constant left out of
+    # its input (drop_constant_inputs); board_cnn (Specter Ops; auto picks it where a game
+    # has board planes): a dilated conv trunk with per-cell logits (spyenvs.experiments.nets)
+    "net": {"arch": "mlp", "hidden": [128, 128], "activation": "tanh", "drop_constant_inputs": True,
             "channels": 16, "dilations": [1, 2, 4, 8], "vec_hidden": [128, 128], "head_hidden": 128,
             "share_trunk": False},
     "scale_observations": True,  # inputs scaled to [0, 1] by the layout's bounds
@@ -205,9 +206,12 @@ def actor_weights(policy, scale: tuple[np.ndarray, np.ndarray] | None = None) ->
     first layer, so the exported actor reads raw observations like every other policy."""
     from torch import nn
 
+    from spyenvs.experiments.nets import expand_first_layer
+
     layers = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)] + [policy.action_net]
     out = [(m.weight.detach().cpu().numpy().astype(np.float64), m.bias.detach().cpu().numpy().astype(np.float64))
            for m in layers]
+    out[0] = (expand_first_layer(policy, out[0][0]), out[0][1])
     if scale is not None:
         low, inv = scale
         w, b = out[0]

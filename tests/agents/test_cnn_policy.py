@@ -18,6 +18,7 @@ from spyenvs.agents.registry import make_policy  # noqa: E402
 from spyenvs.agents.torch_policy import TorchPolicy, policy_input  # noqa: E402
 from spyenvs.experiments.nets import (  # noqa: E402
     BoardActorCriticPolicy,
+    KeepColumns,
     export_actor,
     inference_policy,
     policy_kwargs_for,
@@ -257,3 +258,42 @@ def test_policy_kwargs_for_picks_the_board_net_only_where_there_is_a_board(game)
         policy_kwargs_for("unrest_v0", other, {"arch": "board_cnn"})
     with pytest.raises(ValueError, match="net.arch must be"):
         policy_kwargs_for(ENV, game, {"arch": "resnet"})
+
+
+def _mlp_policy(game, net):
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    torch.manual_seed(0)
+    cls, kw = policy_kwargs_for(ENV, game, net)
+    assert cls == "MlpPolicy"
+    obs_space = gym.spaces.Box(-np.inf, np.inf, (game.observation_size + 2,), np.float32)
+    pol = MaskableActorCriticPolicy(obs_space, gym.spaces.Discrete(game.num_actions), lambda _: 3e-4, **kw)
+    with torch.no_grad():  # spread the near-flat initial logits so a mismatch shows
+        for p in pol.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    return pol, kw
+
+
+def test_mlp_leaves_out_the_inputs_the_game_declares_constant(game):
+    pol, kw = _mlp_policy(game, {"arch": "mlp"})
+    assert kw["features_extractor_class"] is KeepColumns
+    first = pol.mlp_extractor.policy_net[0]
+    assert first.in_features == game.varying_inputs().size + 2 < game.observation_size // 2  # + role one-hot
+    _, kw = _mlp_policy(game, {"arch": "mlp", "drop_constant_inputs": False})
+    assert "features_extractor_class" not in kw
+    other = spyenvs.make_game("unrest_v0")  # declares every entry as varying
+    assert "features_extractor_class" not in policy_kwargs_for("unrest_v0", other, {"arch": "mlp"})[1]
+
+
+def test_exported_mlp_with_dropped_inputs_reads_full_observations(game, observations):
+    from spyenvs.experiments.train_selfplay import actor_weights
+
+    pol, _ = _mlp_policy(game, {"arch": "mlp"})
+    rng = np.random.default_rng(1)
+    n = game.observation_size
+    scale = (rng.uniform(-0.5, 0.5, n).astype(np.float32), rng.uniform(0.5, 2.0, n).astype(np.float32))
+    x = _inputs(observations, scale)
+    numpy_actor = TorchPolicy(actor_weights(pol, scale), _meta(game, {}))
+    assert numpy_actor.net.weights[0][0].shape[0] == game.observation_size + 2  # stored transposed
+    got = numpy_actor.net.logits(np.stack([policy_input(o, k, 2) for o, k in zip(observations[0], observations[1])]))
+    np.testing.assert_allclose(_normalised(got), _normalised(_torch_logits(pol, x)), atol=1e-4)
