@@ -272,4 +272,6 @@ def run(args) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from spyenvs.tools.arguments import run_reporting_errors
+
+    sys.exit(run_reporting_errors(main, "evaluate"))

@@ -222,4 +222,6 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from spyenvs.tools.arguments import run_reporting_errors
+
+    sys.exit(run_reporting_errors(main, "leaderboard"))

@@ -10,11 +10,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import os
 import sys
 
 from . import registry
-from .core.errors import SpyenvsError
 from .tools.arguments import (
     add_eval_arguments,
     add_train_arguments,
@@ -22,6 +20,7 @@ from .tools.arguments import (
     parse_key_values,
     positive_float,
     positive_int,
+    run_reporting_errors,
 )
 
 #: where the rules specifications live in the repository (cited by option notes and tests)
@@ -236,36 +235,7 @@ def main(argv=None) -> int:
     """Run one subcommand; every user error ends as one ``spyenvs: error:`` line and a
     non-zero exit status (2; 130 on Ctrl-C)."""
     args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except (SpyenvsError, ValueError) as exc:
-        print(f"spyenvs: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        # `spyenvs replay FILE | head`: the reader has gone; stop quietly, and point
-        # stdout at /dev/null so the interpreter's final flush does not fail again
-        _silence_stdout()
-        return 1
-    except OSError as exc:  # a missing or unreadable file named on the command line
-        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        print(f"spyenvs: error: {where}{exc.strerror or _one_line(exc)}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return " ".join(line.strip() for line in text.splitlines() if line.strip())
-
-
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (AttributeError, OSError, ValueError):  # stdout is not a real file (tests)
-        pass
+    return run_reporting_errors(lambda: args.func(args))
 
 
 if __name__ == "__main__":

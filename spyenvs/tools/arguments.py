@@ -1,5 +1,6 @@
 """Command-line arguments shared by ``spyenvs`` and the scripts it runs: the
-KEY=VALUE parser and the ``train`` and ``eval`` argument lists.
+KEY=VALUE parser, the ``train`` and ``eval`` argument lists, and
+:func:`run_reporting_errors`, which ends every user error as one line.
 
 They live here, below both, so that :mod:`spyenvs.cli` is the only top: the CLI
 imports the trainers (lazily, they need the ``train`` extra), the trainers'
@@ -12,7 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+import os
+import sys
+from typing import Any, Callable
+
+from spyenvs.core.errors import SpyenvsError
+
+#: KEY=VALUE values that are not JSON but that users write (Python's spelling)
+_PYTHON_WORDS = {"True": True, "False": False, "None": None}
 
 
 def parse_key_values(items: list[str] | None, flag: str = "--set") -> dict[str, Any]:
@@ -26,8 +34,44 @@ def parse_key_values(items: list[str] | None, flag: str = "--set") -> dict[str, 
         try:
             config[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
-            config[key.strip()] = value
+            config[key.strip()] = _PYTHON_WORDS.get(value.strip(), value)
     return config
+
+
+def run_reporting_errors(call: Callable[[], int], prog: str = "spyenvs") -> int:
+    """Run a command; every user error ends as one ``PROG: error:`` line and exit
+    status 2 (130 on Ctrl-C), never a traceback. Used by ``spyenvs`` and by each
+    module run with ``python -m``."""
+    try:
+        return call()
+    except (SpyenvsError, ValueError) as exc:
+        print(f"{prog}: error: {one_line(exc)}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # `spyenvs replay FILE | head`: the reader has gone; stop quietly, and point
+        # stdout at /dev/null so the interpreter's final flush does not fail again
+        _silence_stdout()
+        return 1
+    except OSError as exc:  # a missing or unreadable file named on the command line
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"{prog}: error: {where}{exc.strerror or one_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # stdout is not a real file (tests)
+        pass
 
 
 def positive_int(text: str) -> int:

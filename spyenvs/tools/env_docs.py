@@ -335,4 +335,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from spyenvs.tools.arguments import run_reporting_errors
+
+    sys.exit(run_reporting_errors(main, "env_docs"))

@@ -251,3 +251,25 @@ def test_the_installed_command_prints_one_line_not_a_traceback(tmp_path):
                               cwd=tmp_path, timeout=60)
         assert proc.returncode == 2, (argv, proc.stderr)
         assert "Traceback" not in proc.stderr and proc.stderr.strip().splitlines()[-1].count("error") == 1
+
+
+def test_modules_run_with_python_m_print_one_line_not_a_traceback(tmp_path):
+    """The documented ``python -m spyenvs.experiments...`` entry points report errors
+    like ``spyenvs`` itself."""
+    cases = [
+        ["spyenvs.experiments.train_selfplay", "unrest_v0", "--opt", "net.drop_constant_inputs=maybe", "--quiet"],
+        ["spyenvs.experiments.leaderboard", "--ship", str(tmp_path / "no_run")],
+        ["spyenvs.experiments.evaluate", "unrest_v0", "random", "nonsense", "--games", "1", "--quiet"],
+    ]
+    for argv in cases:
+        proc = subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert proc.returncode == 2, (argv, proc.stderr)
+        assert "Traceback" not in proc.stderr, (argv, proc.stderr)
+        assert proc.stderr.strip().splitlines()[-1].count("error:") == 1, (argv, proc.stderr)
+
+
+def test_python_style_booleans_are_accepted_in_key_values():
+    from spyenvs.tools.arguments import parse_key_values
+
+    assert parse_key_values(["a=True", "b=false", "c=None", "d=Truth"]) == {"a": True, "b": False, "c": None,
+                                                                            "d": "Truth"}
