@@ -61,13 +61,15 @@ def board_spec(game) -> dict[str, Any] | None:
     return {"board_start": int(b.start), "board_shape": (int(planes), int(h), int(w)), "cell_actions": h * w}
 
 
-def policy_kwargs_for(env_id: str, game, net: dict | None = None) -> tuple[Any, dict]:
+def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_dims: int = 0) -> tuple[Any, dict]:
     """(policy class, policy_kwargs) for ``MaskablePPO(policy_class, venv, policy_kwargs=...)``.
 
     ``net`` is the trainer's ``net`` config section: ``arch`` ``auto`` (the board net
-    where the game has one, else the MLP), ``board_cnn`` or ``mlp``; ``hidden`` and
-    ``activation`` for the MLP; ``channels``, ``dilations``, ``vec_hidden``,
-    ``head_hidden``, ``share_trunk`` for the board net."""
+    where the game has one, else the MLP), ``board_cnn`` or ``mlp``; ``hidden``,
+    ``activation`` and ``drop_constant_inputs`` for the MLP; ``channels``,
+    ``dilations``, ``vec_hidden``, ``head_hidden``, ``share_trunk`` for the board net.
+    ``critic_only_dims``: that many last input columns (the opponent's class) reach
+    the critic and never the actor (MLP only)."""
     net = dict(net or {})
     arch = net.get("arch", "auto")
     if arch not in ("auto", ARCH, "mlp"):
@@ -80,11 +82,17 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None) -> tuple[Any, 
         act = {"tanh": nn.Tanh, "relu": nn.ReLU}[net.get("activation", "tanh")]
         kwargs = {"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": act}
         varying = game.varying_inputs() if net.get("drop_constant_inputs", True) else None
-        if varying is not None:
-            kwargs["features_extractor_class"] = KeepColumns
-            kwargs["features_extractor_kwargs"] = {"columns": [int(i) for i in varying],
-                                                   "obs_size": int(game.observation_size)}
+        if varying is None and not critic_only_dims:
+            return "MlpPolicy", kwargs
+        columns = None if varying is None else [int(i) for i in varying]
+        kwargs["features_extractor_class"] = KeepColumns
+        kwargs["features_extractor_kwargs"] = {"columns": columns, "obs_size": int(game.observation_size),
+                                               "critic_only": int(critic_only_dims)}
+        if critic_only_dims:
+            return CriticInputPolicy, kwargs
         return "MlpPolicy", kwargs
+    if critic_only_dims:
+        raise ValueError(f"the opponent's class for the critic needs net.arch mlp, not {ARCH}")
     kwargs = dict(spec)
     for k, default in DEFAULTS.items():
         v = net.get(k, default)
@@ -94,32 +102,52 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None) -> tuple[Any, 
 
 # ------------------------------------------------------------------ the MLP's input
 class KeepColumns(BaseFeaturesExtractor):
-    """The MLP's input without the observation entries the game declares constant
-    (``Game.varying_inputs``: Specter Ops' static map planes and absent players'
-    planes are 62% of its 2-player observation, and so of the first layers' cost);
-    the role one-hot after the observation is kept. :func:`expand_first_layer` puts
-    the dropped columns back, as zero weights, for the exported actor."""
+    """The MLP's input: the observation entries the game may vary
+    (``Game.varying_inputs``; ``columns=None``: all of them) and every column after
+    the observation (the role one-hot, then ``critic_only`` columns of the opponent's
+    class). Specter Ops' static map planes and absent players' planes are 62% of its
+    2-player observation, and so of the first layers' cost. An extractor whose
+    ``hide_critic_only`` is set (the actor's) reads the critic-only columns as zeros.
+    :func:`expand_first_layer` maps the first layer back onto full observations."""
 
-    def __init__(self, observation_space, columns: list[int], obs_size: int):
+    def __init__(self, observation_space, columns: list[int] | None, obs_size: int, critic_only: int = 0):
         width = int(observation_space.shape[0])
-        keep = np.r_[np.asarray(columns, np.int64), np.arange(obs_size, width)]
+        obs_columns = np.arange(obs_size) if columns is None else np.asarray(columns, np.int64)
+        keep = np.r_[obs_columns, np.arange(obs_size, width)]
         super().__init__(observation_space, features_dim=int(keep.size))
         self.register_buffer("keep", th.as_tensor(keep, dtype=th.long))
+        self.critic_only = int(critic_only)
+        self.hide_critic_only = False
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
-        return observations.index_select(1, self.keep)
+        x = observations.index_select(1, self.keep)
+        if self.hide_critic_only and self.critic_only:
+            x = th.cat([x[:, : -self.critic_only], x.new_zeros(x.shape[0], self.critic_only)], dim=1)
+        return x
+
+
+class CriticInputPolicy(MaskableActorCriticPolicy):
+    """SB3's MLP actor-critic with separate input extractors, where only the critic's
+    reads the last ``critic_only`` columns (the class of opponent the learner faces:
+    its value may depend on who it plays, its policy must not)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs["share_features_extractor"] = False
+        super().__init__(*args, **kwargs)
+        self.pi_features_extractor.hide_critic_only = True
 
 
 def expand_first_layer(policy, weight: np.ndarray) -> np.ndarray:
-    """The first layer's weights over the whole learner input: columns dropped by a
-    :class:`KeepColumns` extractor come back as zeros (so an exported actor reads full
-    observations like every other policy)."""
+    """The first layer's weights over what an exported actor reads (the observation,
+    then the role one-hot): columns a :class:`KeepColumns` extractor dropped come back
+    as zeros, and critic-only columns (zero for the actor) are left out."""
     extractor = getattr(policy, "pi_features_extractor", None) or policy.features_extractor
     if not isinstance(extractor, KeepColumns):
         return weight
-    width = int(policy.observation_space.shape[0])
+    width = int(policy.observation_space.shape[0]) - extractor.critic_only
+    kept = extractor.keep.cpu().numpy()[: weight.shape[1] - extractor.critic_only]
     full = np.zeros((weight.shape[0], width), weight.dtype)
-    full[:, extractor.keep.cpu().numpy()] = weight
+    full[:, kept] = weight[:, : kept.size]
     return full
 
 

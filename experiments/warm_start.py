@@ -25,6 +25,7 @@ import numpy as np
 
 from spyenvs.agents.policy import RandomPolicy, role_kind
 from spyenvs.agents.torch_policy import policy_input
+from spyenvs.wrappers.selfplay import opponent_class_bits
 
 
 def encode(obs: np.ndarray, kind_index: int, n_kinds: int, scale: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
@@ -36,13 +37,15 @@ def encode(obs: np.ndarray, kind_index: int, n_kinds: int, scale: tuple[np.ndarr
 
 def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, seed: int, learner_kinds: list[str],
                            kinds: list[str], scale, gamma: float = 0.997, max_decisions: int = 3000,
-                           progress: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+                           progress: Callable[[int], None] | None = None,
+                           opponent_classes: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
     """Teacher decisions with more than one legal action in ``learner_kinds`` seats.
 
     Even games put the teacher in every seat; odd games put it in one learner seat
     (rotating) against random players. Returns arrays ``obs``, ``masks`` (bool),
     ``actions`` and ``returns`` (the seat's outcome discounted by its remaining
-    decisions)."""
+    decisions). With ``opponent_classes`` each row ends with the opponents' classes,
+    as the vectorised env writes them (the teacher's name, or ``random``)."""
     g = make_game()
     rng = np.random.default_rng(seed)
     random_player = RandomPolicy(seed + 1)
@@ -54,10 +57,12 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
         if i % 2 == 0:
             players = [teacher.bind(g, s) for s in range(g.num_players)]
             recorded = set(learner_seats)
+            against = opponent_class_bits([getattr(teacher, "name", "teacher")], opponent_classes)
         else:
             seat = learner_seats[(i // 2) % len(learner_seats)]
             players = [teacher.bind(g, s) if s == seat else random_player for s in range(g.num_players)]
             recorded = {seat}
+            against = opponent_class_bits(["random"], opponent_classes)
         start = len(actions)
         n = 0
         while not g.is_over and n < max_decisions:
@@ -67,7 +72,8 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
             a = int(players[p].act(obs, mask))
             if p in recorded and np.count_nonzero(mask) > 1:
                 kind = kinds.index(role_kind(g.roles[p]))
-                obs_rows.append(encode(obs, kind, len(kinds), scale))
+                row = encode(obs, kind, len(kinds), scale)
+                obs_rows.append(np.concatenate([row, against]) if opponent_classes else row)
                 mask_rows.append(mask.astype(bool))
                 actions.append(a)
                 owners.append(p)

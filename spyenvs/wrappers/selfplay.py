@@ -55,6 +55,17 @@ def learner_seats(roles, learner_kinds=None) -> tuple[list[str], list[str], list
     return kinds, wanted, [i for i, r in enumerate(roles) if role_kind(r) in wanted]
 
 
+def opponent_class_bits(names, classes: Sequence[str]) -> np.ndarray:
+    """Which classes of opponent an episode faces, as a multi-hot over ``classes`` plus
+    one last entry for any other name (frozen snapshots): a name is in a class when it
+    equals it. The trainer gives this to the critic only (the actor must not depend on
+    who it plays), so the value of a state may differ by opponent."""
+    bits = np.zeros(len(classes) + 1, np.float32)
+    for nm in names:
+        bits[classes.index(nm) if nm in classes else len(classes)] = 1.0
+    return bits
+
+
 def observation_scale(layout) -> tuple[np.ndarray, np.ndarray]:
     """(low, inv) per observation index with ``(obs - low) * inv`` in [0, 1]: ``inv`` is
     1 / (high - low), and 1 where the bounds are equal (the value is then always 0)."""

@@ -19,6 +19,11 @@ learner's role kinds; the terminal payoff as the only reward; truncation after
 * **One buffer.** Observations are written into preallocated ``(N, obs)`` arrays
   (two, alternating, since SB3 keeps the previous step's array while it stores it).
 
+The learner's row is the observation, the role-kind one-hot (several kinds only) and,
+with ``opponent_classes``, which classes of opponent the episode plays
+(:func:`~spyenvs.wrappers.selfplay.opponent_class_bits`): the trainer hides that last
+part from the actor and gives it to the critic.
+
 Every game has its own random stream (seat rotation, game seeds, opponent draws):
 SB3's ``seed(s)`` gives game ``i`` the seed ``s + i`` at the next reset, exactly as a
 ``SelfPlayEnv`` reset with that seed, so both produce the same episodes against the
@@ -43,14 +48,14 @@ try:
 except ImportError as exc:  # pragma: no cover - the core install has no SB3
     raise ImportError(f"spyenvs.wrappers.vec_selfplay needs the train extra (stable-baselines3): {exc}") from exc
 
-from .selfplay import learner_seats, observation_scale, role_kind
+from .selfplay import learner_seats, observation_scale, opponent_class_bits, role_kind
 
 
 class _Slot:
     """One game of the vector and its episode bookkeeping."""
 
     __slots__ = ("game", "rng", "next_seat", "seat", "bound", "names", "decisions", "learner_steps",
-                 "kind_index", "started")
+                 "kind_index", "started", "opponent_bits")
 
     def __init__(self, game):
         self.game = game
@@ -62,6 +67,7 @@ class _Slot:
         self.decisions = 0
         self.learner_steps = 0
         self.kind_index = 0
+        self.opponent_bits: np.ndarray | None = None
         self.started = 0.0
 
 
@@ -85,6 +91,7 @@ class VecSelfPlayEnv(VecEnv):
         auto_play_forced: bool = True,
         scale_observations: bool = False,
         seed: int | None = None,
+        opponent_classes: Sequence[str] = (),
     ):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -113,9 +120,14 @@ class VecSelfPlayEnv(VecEnv):
         if scale_observations:
             self.scale = observation_scale(g.layout)
             low, high = np.zeros_like(low), np.where(high > low, 1.0, 0.0).astype(np.float32)
-        if self.role_dims:
-            low = np.concatenate([low, np.zeros(self.role_dims, np.float32)])
-            high = np.concatenate([high, np.ones(self.role_dims, np.float32)])
+        # after the role one-hot: which classes of opponent this episode plays (only when
+        # opponent_classes is given; meant for the critic alone, see opponent_class_bits)
+        self.opponent_classes = tuple(opponent_classes)
+        self.opponent_dims = len(self.opponent_classes) + 1 if self.opponent_classes else 0
+        extra = self.role_dims + self.opponent_dims
+        if extra:
+            low = np.concatenate([low, np.zeros(extra, np.float32)])
+            high = np.concatenate([high, np.ones(extra, np.float32)])
         self.render_mode = None
         super().__init__(len(games), spaces.Box(low, high, dtype=np.float32), spaces.Discrete(g.num_actions))
         self.slots = [_Slot(game_) for game_ in games]
@@ -123,7 +135,7 @@ class VecSelfPlayEnv(VecEnv):
             self.seed(seed)
         self._pool: list[tuple[Any, float, str]] = []
         self.set_opponents(list(opponents))
-        width = self.obs_size + self.role_dims
+        width = self.obs_size + extra
         self._obs_bufs = [np.zeros((self.num_envs, width), np.float32) for _ in range(2)]
         self._flip = 0
         self._masks = np.ones((self.num_envs, g.num_actions), bool)
@@ -184,7 +196,10 @@ class VecSelfPlayEnv(VecEnv):
         else:
             drawn = [self._draw(slot)] * len(g.roles)
         slot.bound = [None if s == slot.seat else self._bind(k, slot, s) for s, k in enumerate(drawn)]
-        slot.names = "+".join(sorted({self._pool[k][2] for s, k in enumerate(drawn) if s != slot.seat}))
+        opponents = sorted({self._pool[k][2] for s, k in enumerate(drawn) if s != slot.seat})
+        slot.names = "+".join(opponents)
+        if self.opponent_dims:
+            slot.opponent_bits = opponent_class_bits(opponents, self.opponent_classes)
         slot.started = time.monotonic()
 
     def _write_obs(self, buf: np.ndarray, i: int, slot: _Slot) -> None:
@@ -194,8 +209,10 @@ class VecSelfPlayEnv(VecEnv):
         else:
             np.multiply(slot.game.observe(slot.seat) - self.scale[0], self.scale[1], out=row[: self.obs_size])
         if self.role_dims:
-            row[self.obs_size:] = 0.0
+            row[self.obs_size:self.obs_size + self.role_dims] = 0.0
             row[self.obs_size + slot.kind_index] = 1.0
+        if self.opponent_dims:
+            row[self.obs_size + self.role_dims:] = slot.opponent_bits
 
     def _run_until_learner(self, todo: list[int], buf: np.ndarray, infos: list[dict] | None,
                            rewards: np.ndarray | None, dones: np.ndarray | None) -> None:

@@ -297,3 +297,30 @@ def test_exported_mlp_with_dropped_inputs_reads_full_observations(game, observat
     assert numpy_actor.net.weights[0][0].shape[0] == game.observation_size + 2  # stored transposed
     got = numpy_actor.net.logits(np.stack([policy_input(o, k, 2) for o, k in zip(observations[0], observations[1])]))
     np.testing.assert_allclose(_normalised(got), _normalised(_torch_logits(pol, x)), atol=1e-4)
+
+
+def test_opponent_class_reaches_the_critic_and_never_the_actor(game, observations):
+    from spyenvs.experiments.nets import CriticInputPolicy
+    from spyenvs.experiments.train_selfplay import actor_weights
+
+    torch.manual_seed(0)
+    cls, kw = policy_kwargs_for(ENV, game, {"arch": "mlp"}, critic_only_dims=3)
+    assert cls is CriticInputPolicy
+    obs_space = gym.spaces.Box(-np.inf, np.inf, (game.observation_size + 2 + 3,), np.float32)
+    pol = cls(obs_space, gym.spaces.Discrete(game.num_actions), lambda _: 3e-4, **kw)
+    with torch.no_grad():
+        for p in pol.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    x = _inputs(observations)
+    vs_random = torch.as_tensor(np.concatenate([x, np.tile([1, 0, 0], (len(x), 1))], 1).astype(np.float32))
+    vs_snapshot = torch.as_tensor(np.concatenate([x, np.tile([0, 0, 1], (len(x), 1))], 1).astype(np.float32))
+    with torch.no_grad():
+        np.testing.assert_array_equal(pol.get_distribution(vs_random).distribution.logits.numpy(),
+                                      pol.get_distribution(vs_snapshot).distribution.logits.numpy())
+        assert not torch.allclose(pol.predict_values(vs_random), pol.predict_values(vs_snapshot))
+    weights = actor_weights(pol, None)
+    assert weights[0][0].shape[1] == game.observation_size + 2  # the exported actor never reads it
+    logits = TorchPolicy(weights, _meta(game, {})).net.logits(x)
+    np.testing.assert_allclose(_normalised(logits), _normalised(_torch_logits(pol, vs_random.numpy())), atol=1e-4)
+    with pytest.raises(ValueError, match="needs net.arch mlp"):
+        policy_kwargs_for(ENV, game, {"arch": "board_cnn"}, critic_only_dims=3)

@@ -107,3 +107,13 @@ def test_the_trainer_trains_and_exports_the_board_network(tmp_path):
 
     policy = TorchPolicy.load(tmp_path / "final.npz")
     assert isinstance(policy, CNNPolicy)
+
+
+def test_training_with_the_opponent_class_for_the_critic(tmp_path):
+    cfg = load_config(None, HighCard.env_id, dict(SMALL, critic_sees_opponent=True, **{"warm_start.games": 20}))
+    res = train(cfg, str(tmp_path), quiet=True, game=HighCard)
+    assert res["timesteps"] >= 512 and res["warm_start"]["samples"] > 0
+    policy = TorchPolicy.load(tmp_path / "final.pt").bind(HighCard(num_players=3), 0)
+    game = HighCard(num_players=3)
+    game.reset(1)
+    assert policy.act(game.observe(0), game.legal_mask()) in (0, 1)  # reads the plain observation

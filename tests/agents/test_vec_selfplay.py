@@ -253,3 +253,15 @@ def test_maskable_ppo_learns_on_the_vec_env(env_id):
                         policy_kwargs={"net_arch": [16]})
     model.learn(64)
     assert model.num_timesteps >= 64
+
+
+def test_with_opponent_classes_the_row_ends_with_the_episodes_opponent_class():
+    venv = VecSelfPlayEnv("unrest_v0", {}, opponents=[(RandomPolicy(0), 1.0, "random"), (FirstLegal(), 1.0, "snap_1")],
+                          num_envs=6, seed=3, opponent_classes=("random", "heuristic"))
+    assert venv.opponent_dims == 3 and venv.observation_space.shape[0] == venv.obs_size + 2 + 3
+    obs = venv.reset()
+    for i, slot in enumerate(venv.slots):
+        want = {"random": [1, 0, 0], "snap_1": [0, 0, 1]}[slot.names]
+        assert obs[i, -3:].tolist() == want
+        assert obs[i, venv.obs_size:venv.obs_size + 2].sum() == 1  # the role one-hot is still there
+    assert {slot.names for slot in venv.slots} == {"random", "snap_1"}
