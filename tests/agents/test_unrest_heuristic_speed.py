@@ -17,7 +17,7 @@ from spyenvs.games.unrest.game import UnrestGame
 
 from . import _unrest_heuristic_reference as reference
 
-GAMES_PER_CONFIG = 4
+GAMES_PER_CONFIG = 3
 DETOUR = 0.25  # chance that a move is random instead of the reference's choice
 #: the decisions (with a choice) that the states must contain, so the test cannot
 #: pass by never reaching a branch
@@ -69,17 +69,30 @@ def test_fast_heuristic_decides_as_the_reference(config_index):
         assert got.dtype == np.int64 and got.tolist() == expected.tolist(), f"{role}: act_batch differs from act"
 
 
-def test_fast_progress_equals_the_reference_on_every_small_district():
-    """Progress of every mission on every district of up to 3 suit cards (plus a
-    Decoy and an unknown card, which count for nothing) is the reference's float."""
+def test_district_tables_equal_the_reference_progress():
+    """A district's tabulated value and DP moves (from its suit set) are the
+    reference's progress floats for every mission, on every district of up to 2
+    suit cards and on random larger ones, Decoys and unknown cards counting for
+    nothing."""
     import itertools
 
-    for cards in itertools.chain.from_iterable(itertools.combinations(range(20), k) for k in range(4)):
-        for extra in ((), (20,), (-1,)):
-            key = tuple(cards) + extra
-            for m in range(12):
-                for thr in (14, 21):
-                    assert fast.progress(m, key, thr) == reference.progress(m, key, thr), (m, key, thr)
+    rng = np.random.default_rng(3)
+    small = itertools.chain.from_iterable(itertools.combinations(range(20), k) for k in range(3))
+    large = (tuple(rng.choice(20, size=rng.integers(3, 10), replace=False).tolist()) for _ in range(300))
+    game = spyenvs.make_game("unrest_v0")
+    readers = {thr: fast._Reader(game.layout, {"revolution_threshold": thr}) for thr in (14, 21)}
+    ms = tuple(range(12))
+    for cards in itertools.chain(small, large):
+        key = cards + (20, -1)
+        bits = fast.suit_set(key)
+        for thr, reader in readers.items():
+            expected = [reference.progress(m, key, thr) for m in ms]
+            value, moves, best = reader._district(bits, ms)
+            assert value == max(expected), (cards, thr)
+            cubed = [p**3.0 for p in expected]
+            assert moves == tuple((1 << m, c) for m, c in enumerate(cubed) if c > 0), (cards, thr)
+            assert best == max(cubed), (cards, thr)
+            assert [fast.progress(m, key, thr) for m in ms] == expected
 
 
 def test_board_value_equals_the_reference_dp():
