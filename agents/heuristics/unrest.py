@@ -19,13 +19,14 @@ blockades the area district that looks closest to a mission.
 
 Speed (issue 11: the heuristic is the self-play league's evaluation target). One
 pass of numpy calls decodes a whole batch of observations (``act_batch``) through
-slices precomputed from the layout. A district is scored from the bit set of the suit cards in it
-(each suit type is one physical card; Decoys and unknown cards score nothing), so
-progress towards every mission is tabulated once per bit set, and the board value
-is memoised on the tuple of its districts' bit sets (its subset DP per prefix of
-districts); plays that place the same cards in the same order share one greedy
-placement. The floating-point arithmetic is the same, term by term and in the same
-order, as the straightforward version kept in
+slices precomputed from the layout. A district is scored from the bit set of the
+suit cards in it (each suit type is one physical card; Decoys and unknown cards
+score nothing): its progress towards the available missions is tabulated once per
+bit set, the board value is memoised on the tuple of its districts' bit sets and
+its subset DP per prefix of districts; plays that place the same cards in the same
+order share one greedy placement, and the area step searches its candidates by
+branch and bound. The floating-point arithmetic is the same, term by term and in
+the same order, as the straightforward version kept in
 ``tests/agents/_unrest_heuristic_reference.py``; ``test_unrest_heuristic_speed.py``
 holds every decision (and every draw from the rng) identical to it.
 """
