@@ -36,7 +36,7 @@ roads) comes from the public board tables; the state only from the observation.
 
 Speed (issue 11): the map is static, so everything that depends on it alone is built
 once per process and map (``_Map``: the walking graph, BFS fields per target set, the
-agent's route plan per (escape points, objectives, stop count, cell), balls, threat
+agent's route plans per (escape points, objectives, stop count), balls, threat
 planes; ``_HunterTables``). The agent's cheapest-walk search runs only until the cells
 her turn can reach are final and resumes from there on her next step (the costs stay
 the same through a turn), and the hunters score each distinct end cell once. Every
@@ -111,11 +111,12 @@ class _Map:
     def __init__(self, free: np.ndarray):
         self.neigh = _neighbours(free)
         self.fields: dict[tuple, np.ndarray] = {}  # BFS distances per target set
-        self.plans: dict[tuple, tuple[int, np.ndarray]] = {}  # (escape, objectives, need, here) -> plan
+        self.routes: dict[tuple, tuple] = {}  # (escape, objectives, need) -> _route_table
         self.balls: dict[tuple[int, int], list[int]] = {}  # (cell, steps) -> cells within that walk
         self.threats: dict[tuple, np.ndarray] = {}  # ("w", hunter cell) / ("v", vehicle cell)
         self.goals: dict[tuple, np.ndarray] = {}  # the hunters' goal fields (float32)
         self.priors: dict[tuple, np.ndarray] = {}  # their exp(-distance / scale) priors
+        self.options: dict[tuple, tuple | None] = {}  # the hunters' scored moves per situation
         self.searches: dict[tuple, _Search] = {}  # (first-stop field id, cost bytes) -> search
 
     def field(self, targets) -> np.ndarray:
@@ -244,13 +245,15 @@ class AgentHeuristic(_Base):
         objectives = tuple(np.flatnonzero(b[P_OBJ] > 0.99).tolist())
         need = 3 - done
         if need <= 0 or not objectives:
-            key = (escapes, (), 0, here)
-        else:
-            key = (escapes, objectives, need, here)
-        plan = m.plans.get(key)
-        if plan is None:
-            plan = m.plans[key] = _route_plan(m, here, escapes, objectives, need)
-        return here, plan
+            field = m.field(escapes)
+            return here, (int(field[here]), field)
+        key = (escapes, objectives, need)
+        routes = m.routes.get(key)
+        if routes is None:
+            routes = m.routes[key] = _route_table(m, escapes, objectives, need)
+        choice, fields = routes
+        field = fields[choice[here]]
+        return here, (int(field[here]), field)
 
     def step(self, obs, mask, legal):
         b = self.board(obs)
@@ -336,25 +339,26 @@ class AgentHeuristic(_Base):
         return out
 
 
-def _route_plan(m: _Map, here: int, escapes: tuple, objectives: tuple, need: int) -> tuple[int, np.ndarray]:
-    """AgentHeuristic.plan for one (escape points, open objectives, objectives still
-    needed, her cell): every order of the objectives tried, the first cheapest kept."""
+def _route_table(m: _Map, escapes: tuple, objectives: tuple, need: int) -> tuple[np.ndarray, list]:
+    """AgentHeuristic.plan for every cell at once, for (escape points, open objectives,
+    objectives still needed): (per cell the index of the first-stop field of the
+    cheapest order of the objectives, the first one among equals, in the order
+    ``permutations`` lists them; those fields)."""
     escape = m.field(escapes)
-    if need <= 0 or not objectives:
-        return int(escape[here]), escape
     neigh = m.neigh
     zones = {o: [t for t in _ring(o, 2) if neigh[t]] for o in objectives}
     fields = {o: m.field(zones[o]) for o in objectives}
-    best = None
+    totals = []
+    firsts = []
     for route in permutations(objectives, min(need, len(objectives))):
-        cost = int(fields[route[0]][here])
+        rest = 0  # the route's cost after its first stop
         for a, nxt in zip(route, route[1:]):
-            cost += int(fields[nxt][zones[a]].min())
-        cost += int(escape[zones[route[-1]]].min())
-        if best is None or cost < best[0]:
-            best = (cost, route[0])
-    field = fields[best[1]]
-    return int(field[here]), field
+            rest += int(fields[nxt][zones[a]].min())
+        rest += int(escape[zones[route[-1]]].min())
+        totals.append(fields[route[0]].astype(np.int64) + rest)
+        firsts.append(fields[route[0]])
+    choice = np.argmin(np.stack(totals), axis=0)  # argmin: the first of equal costs
+    return choice, firsts
 
 
 class _Search:
@@ -695,64 +699,101 @@ class HunterHeuristic(_Base):
         me = hs[0]
         ch = me["char"] if me["char"] >= 0 else PUPPET
         now, nxt = self.weights(obs, b)
-        # options: (first action, H3 destination, H4 answer, end cell, can attack, spaces moved)
-        opts = []
+        options = self.options(obs, b, mask, legal, riding, stage, me["cell"])
+        if options is None:
+            return None
+        opts, ends, can, moved, cells, per = options
+        if me["stunned"]:
+            can = np.zeros_like(can)
+        T = self.T
+        # each distinct end cell scored once (rides share exits); a row's sum does not
+        # depend on the other rows, so the scores are the same as per option
+        detect = _expand((T.sight[cells] * now).sum(axis=1), per)
+        damage = _expand((T.attack[ch][cells] * now).sum(axis=1), per)
+        if ch == BEAST:  # a 5-space walk attacks only on her own space (C15)
+            damage = np.where(moved >= 5, now[ends], damage)
+        damage = np.where(can, damage, 0.0)
+        look = T.look(nxt)
+        nextlook = _expand(look[T.walk4[cells]].max(axis=1), per)
+        score = self.w_detect * detect + self.w_damage * damage + self.w_next * nextlook
+        if ch == BEAST:  # Enhanced Senses after a move of 3 or fewer: a yes/no on distance 4
+            inside = _expand((T.near4[cells] * now).sum(axis=1), per)
+            score = score + np.where(moved <= 3, 0.3 * np.minimum(inside, 1.0 - inside), 0.0)
+        best = int(np.argmax(score + 1e-6 * self.rng.random(len(opts))))
+        first, h3, h4, _, _, _ = opts[best]
+        self.plan = (h3, h4 if h4 is not None else NONE)
+        return first
+
+    def options(self, obs, b, mask, legal, riding, stage, pos):
+        """The moves main_action scores, or None: (options, end cells, can attack,
+        spaces moved, distinct end cells, option -> distinct cell or None when the ends
+        are distinct and ascending). An option is (first action, H3 destination, H4
+        answer, end cell, can attack, spaces moved). A pure function of its key: kept
+        per map."""
+        cells = legal[legal < CELLS]
         if stage is None and not riding:
-            pos = me["cell"]
-            for a in legal:
-                if a < CELLS:
-                    opts.append((int(a), None, None, int(a), True, self.T.map.walk_distance(pos, int(a))))
-        elif riding or stage is not None:
+            key = ("walk", pos, cells.tobytes())
+        else:
             vpos = int(np.argmax(b[P_VEHICLE]))
             if stage == D_H4:
-                stays = [NONE] if mask[NONE] else []
-                exits = [int(a) for a in legal if a < CELLS]
-                for e in exits:
+                key = ("exit", vpos, cells.tobytes(), bool(mask[NONE]))
+            elif stage == D_H3:
+                key = ("to", vpos, cells.tobytes())
+            else:
+                left = int(round(float(self.L.view(obs, "vehicle")[0]) * 10)) if mask[DRIVE] else -1
+                key = ("ride", vpos, left, bool(mask[EXIT]))
+        table = self.map(b).options
+        out = table.get(key, False)
+        if out is False:
+            if len(table) >= 50_000:
+                table.clear()
+            out = table[key] = self._options(key, cells.tolist())
+        return out
+
+    def _options(self, key, cells):
+        opts = []
+        if key[0] == "walk":
+            pos = key[1]
+            for a in cells:
+                opts.append((a, None, None, a, True, self.T.map.walk_distance(pos, a)))
+        else:
+            vpos = key[1]
+            if key[0] == "exit":
+                for e in cells:
                     opts.append((e, None, e, e, True, 1))
-                for _ in stays:
+                if key[3]:
                     opts.append((NONE, None, NONE, vpos, False, 0))
             else:
                 dests = [vpos]
-                if stage == D_H3:
-                    dests = [int(a) for a in legal if a < CELLS]
-                elif mask[DRIVE]:
-                    left = int(round(float(self.L.view(obs, "vehicle")[0]) * 10))
-                    dests += self.T.map.road_cells(left, vpos)
+                if key[0] == "to":
+                    dests = cells
+                elif key[2] >= 0:
+                    dests = dests + self.T.map.road_cells(key[2], vpos)
                 for v in dests:
-                    first = DRIVE if v != vpos else (EXIT if mask[EXIT] else NONE)
-                    if stage == D_H3:
+                    first = DRIVE if v != vpos else (EXIT if key[0] == "ride" and key[3] else NONE)
+                    if key[0] == "to":
                         first = v
                     h3 = v if v != vpos else None
                     for e in self.T.map.NEIGH[v]:
                         opts.append((first, h3, e, e, True, 1))
                     if v != vpos:
                         opts.append((first, h3, NONE, v, False, 0))
-            if not opts:
-                return None
         if not opts:
             return None
         ends = np.array([o[3] for o in opts], np.int64)
-        can = np.array([o[4] and not me["stunned"] for o in opts])
+        can = np.array([o[4] for o in opts])
         moved = np.array([o[5] for o in opts])
-        # each distinct end cell scored once (rides share exits); a row's sum does not
-        # depend on the other rows, so the scores are the same as per option
-        cells, per = np.unique(ends, return_inverse=True)
-        T = self.T
-        detect = (T.sight[cells] * now).sum(axis=1)[per]
-        damage = (T.attack[ch][cells] * now).sum(axis=1)[per]
-        if ch == BEAST:  # a 5-space walk attacks only on her own space (C15)
-            damage = np.where(moved >= 5, now[ends], damage)
-        damage = np.where(can, damage, 0.0)
-        look = T.look(nxt)
-        nextlook = look[T.walk4[cells]].max(axis=1)[per]
-        score = self.w_detect * detect + self.w_damage * damage + self.w_next * nextlook
-        if ch == BEAST:  # Enhanced Senses after a move of 3 or fewer: a yes/no on distance 4
-            inside = (T.near4[cells] * now).sum(axis=1)[per]
-            score = score + np.where(moved <= 3, 0.3 * np.minimum(inside, 1.0 - inside), 0.0)
-        best = int(np.argmax(score + 1e-6 * self.rng.random(len(opts))))
-        first, h3, h4, _, _, _ = opts[best]
-        self.plan = (h3, h4 if h4 is not None else NONE)
-        return first
+        distinct, per = np.unique(ends, return_inverse=True)
+        if distinct.size == ends.size and np.array_equal(distinct, ends):
+            per = None
+        for a in (ends, can, moved, distinct) + ((per,) if per is not None else ()):
+            a.flags.writeable = False  # shared by every later call with this key
+        return opts, ends, can, moved, distinct, per
+
+
+def _expand(values: np.ndarray, per) -> np.ndarray:
+    """Per option from per distinct end cell."""
+    return values if per is None else values[per]
 
 
 def make(layout, config, role, rng):
