@@ -421,13 +421,13 @@ def _bounded_walk(neigh, here, steps, cost, blocked, end_cost, progress):
     frontier = {here: 0.0}
     c = cost.tolist()  # the same float64 sums as indexing the array
     inf = 1e18
+    for y in blocked:  # an infinite cost is never below inf: never entered, as skipping it
+        c[y] = float("inf")
     for _ in range(steps):
         nxt = {}
         get, best_get = nxt.get, best.get
         for x, cx in frontier.items():
             for y in neigh[x]:
-                if y in blocked:
-                    continue
                 cy = cx + c[y]
                 if cy < get(y, inf):
                     nxt[y] = cy

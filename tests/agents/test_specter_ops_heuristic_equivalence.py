@@ -33,10 +33,11 @@ def _policies(module, game, seed):
     return pols
 
 
-def play_lockstep(players: int, seed: int, random_seats=(), max_decisions: int | None = None) -> dict:
-    """One game in lockstep; returns the numbers of real (more than one legal action)
-    heuristic decisions compared per role kind. Fails at the first that differs."""
-    game = spyenvs.make_game("specter_ops_v0", num_players=players)
+def play_lockstep(players: int, seed: int, random_seats=(), max_decisions: int | None = None, **config) -> dict:
+    """One game in lockstep (``config``: more game options); returns the numbers of real
+    (more than one legal action) heuristic decisions compared per role kind. Fails at
+    the first that differs."""
+    game = spyenvs.make_game("specter_ops_v0", num_players=players, **config)
     game.reset(seed)
     fast, ref = _policies(FAST, game, seed), _policies(REF, game, seed)
     other = np.random.default_rng([seed, 1])
