@@ -630,9 +630,7 @@ class HunterHeuristic(_Base):
             p = plane == P_BELIEF_MAIN
             w = bel * (prior if p else 1.0)
             now += w / w.sum()
-            spread = bel.copy()
-            for _ in range(4):
-                spread = spread | (self._step(spread) & self.T.open)
+            spread = _spread(bel, 4)
             w2 = spread * (prior if p else 1.0)
             nxt += w2 / w2.sum()
         return now, nxt
@@ -789,6 +787,16 @@ class HunterHeuristic(_Base):
         for a in (ends, can, moved, distinct) + ((per,) if per is not None else ()):
             a.flags.writeable = False  # shared by every later call with this key
         return opts, ends, can, moved, distinct, per
+
+
+def _spread(cells: np.ndarray, steps: int) -> np.ndarray:
+    """``cells`` (bool per cell) and the open cells within ``steps`` king steps of them
+    through open cells: ``HunterHeuristic._step`` repeated, on the board's bitsets."""
+    MAP = _hunter_tables().map
+    b = int.from_bytes(np.packbits(cells, bitorder="little").tobytes(), "little")
+    for _ in range(steps):
+        b |= MAP.step_bits(b) & MAP.OPEN
+    return MAP.to_plane(b).astype(bool)
 
 
 def _expand(values: np.ndarray, per) -> np.ndarray:
