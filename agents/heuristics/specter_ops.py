@@ -144,7 +144,7 @@ class _Map:
         key = (id(field), cost.tobytes())
         s = self.searches.get(key)
         if s is None:
-            if len(self.searches) >= 64:
+            if len(self.searches) >= 256:  # a vectorised env interleaves many games' turns
                 self.searches.clear()
             s = self.searches[key] = _Search(self.neigh, np.flatnonzero(field == 0).tolist(), cost, field)
         return s
@@ -743,7 +743,7 @@ class HunterHeuristic(_Base):
         table = self.map(b).options
         out = table.get(key, False)
         if out is False:
-            if len(table) >= 50_000:
+            if len(table) >= 5_000:  # a few KB each; far fewer distinct situations in practice
                 table.clear()
             out = table[key] = self._options(key, cells.tolist())
         return out
