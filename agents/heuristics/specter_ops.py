@@ -33,7 +33,17 @@ players) never attacks; once exposed he plays the second agent with the agent's 
 (he does not know the objectives, so he walks to the nearest escape point and waits
 there for the third completed objective). Static map geometry (sight lines, walks,
 roads) comes from the public board tables; the state only from the observation.
+
+Speed (issue 11): the map is static, so everything that depends on it alone is built
+once per process and map (``_Map``: the walking graph, BFS fields per target set, the
+agent's route plans per (escape points, objectives, stop count), balls, threat
+planes; ``_HunterTables``). The agent's cheapest-walk search runs only until the cells
+her turn can reach are final and resumes from there on her next step (the costs stay
+the same through a turn), and the hunters score each distinct end cell once. Every
+decision is the one the straightforward code took (checked against a frozen copy by
+tests/agents/test_specter_ops_heuristic_equivalence.py).
 """
+
 
 from __future__ import annotations
 
@@ -92,27 +102,95 @@ def _bfs(neigh: list[list[int]], sources) -> np.ndarray:
     return dist
 
 
+class _Map:
+    """What depends on the map alone, built once per process (the map is static): the
+    walking graph from the structure plane, BFS fields per target set, the agent's
+    route plans, walking balls and the hunters' threat planes. Every table is a pure
+    function of its key, so sharing it between policies and games changes nothing."""
+
+    def __init__(self, free: np.ndarray):
+        self.neigh = _neighbours(free)
+        self.fields: dict[tuple, np.ndarray] = {}  # BFS distances per target set
+        self.routes: dict[tuple, tuple] = {}  # (escape, objectives, need) -> _route_table
+        self.balls: dict[tuple[int, int], list[int]] = {}  # (cell, steps) -> cells within that walk
+        self.threats: dict[tuple, np.ndarray] = {}  # ("w", hunter cell) / ("v", vehicle cell)
+        self.goals: dict[tuple, np.ndarray] = {}  # the hunters' goal fields (float32)
+        self.priors: dict[tuple, np.ndarray] = {}  # their exp(-distance / scale) priors
+        self.options: dict[tuple, tuple | None] = {}  # the hunters' scored moves per situation
+        self.searches: dict[tuple, _Search] = {}  # (first-stop field id, cost bytes) -> search
+
+    def field(self, targets) -> np.ndarray:
+        key = tuple(sorted(targets))
+        d = self.fields.get(key)
+        if d is None:
+            d = self.fields[key] = _bfs(self.neigh, key)
+        return d
+
+    def ball(self, cell: int, steps: int) -> list[int]:
+        """Cells within ``steps`` king steps of ``cell`` over free cells (cell included)."""
+        key = (cell, steps)
+        out = self.balls.get(key)
+        if out is None:
+            seen = {cell}
+            ring = [cell]
+            for _ in range(steps):
+                ring = [y for x in ring for y in self.neigh[x] if not (y in seen or seen.add(y))]
+            out = self.balls[key] = sorted(seen)
+        return out
+
+    def search(self, field: np.ndarray, cost: np.ndarray) -> _Search:
+        """The (resumable) cheapest-walk search into ``field``'s zero cells under ``cost``:
+        within an agent's turn the same one is asked again for every step."""
+        key = (id(field), cost.tobytes())
+        s = self.searches.get(key)
+        if s is None:
+            if len(self.searches) >= 256:  # a vectorised env interleaves many games' turns
+                self.searches.clear()
+            s = self.searches[key] = _Search(self.neigh, np.flatnonzero(field == 0).tolist(), cost, field)
+        return s
+
+
+_MAPS: dict[bytes, _Map] = {}
+
+
+def _map_of(structure: np.ndarray) -> _Map:
+    free = (structure < 0.5).reshape(32, W)
+    key = free.tobytes()
+    m = _MAPS.get(key)
+    if m is None:
+        m = _MAPS[key] = _Map(free)
+    return m
+
+
 class _Base(BasePolicy):
     name = "heuristic"
 
     def __init__(self, layout, config, rng):
         self.L = layout
         self.rng = rng
-        self._neigh = None
+        self._map = None
+        block = layout.blocks["board"]
+        self._board = (block.slice, (block.shape[0], CELLS))
+        self._decision = layout.blocks["decision"].slice
 
     def board(self, obs):
-        return self.L.view(obs, "board")
+        """The board planes, flat per plane: (planes, 736)."""
+        sl, shape = self._board
+        return obs[sl].reshape(shape)
+
+    def map(self, board) -> _Map:
+        if self._map is None:  # the map is static: one table set per process
+            self._map = _map_of(board[P_STRUCT])
+        return self._map
 
     def neigh(self, board):
-        if self._neigh is None:  # the map is static: build the graph once
-            self._neigh = _neighbours(board[P_STRUCT] < 0.5)
-        return self._neigh
+        return self.map(board).neigh
 
     def act(self, obs, mask):
         legal = np.flatnonzero(mask)
         if legal.size == 1:
             return int(legal[0])
-        decision = int(np.argmax(self.L.view(obs, "decision")))
+        decision = int(np.argmax(obs[self._decision]))
         a = self.decide(decision, obs, mask, legal)
         if a is None or not mask[a]:
             a = int(legal[self.rng.integers(legal.size)])
@@ -131,8 +209,8 @@ class AgentHeuristic(_Base):
 
     def __init__(self, layout, config, rng):
         super().__init__(layout, config, rng)
-        self._dist: dict[tuple, np.ndarray] = {}  # BFS distances per target set (static map)
-        self._threat_cache: dict[tuple, np.ndarray] = {}  # static: per hunter cell / vehicle cell
+        self._private = layout.blocks["private"].slice
+        self._hunter_flags = (layout.blocks["hunters"].slice, layout.blocks["hunters"].shape)
         self._progress = (-1, 0)  # best (objectives done, -steps to the next stop) at a turn start
         self._stalled = 0  # turns started without beating it
 
@@ -149,57 +227,49 @@ class AgentHeuristic(_Base):
             return self.step(obs, mask, legal)
         return None
 
-    def dist_to(self, neigh, targets) -> np.ndarray:
-        key = tuple(sorted(targets))
-        d = self._dist.get(key)
-        if d is None:
-            d = self._dist[key] = _bfs(neigh, key)
-        return d
-
     def plan(self, obs):
         """(steps to the next stop, its BFS distance field) on the shortest route
         through the objectives still needed and then an escape point."""
-        b = self.board(obs)
-        neigh = self.neigh(b)
-        own = np.flatnonzero(b[P_OWN].ravel() > 0.5)
+        here_plan = self._here_plan(obs, self.board(obs))
+        return None if here_plan is None else here_plan[1]
+
+    def _here_plan(self, obs, b):
+        """(her cell, plan()) or None off the board."""
+        own = np.flatnonzero(b[P_OWN] > 0.5)
         if own.size == 0:
             return None
         here = int(own[0])
+        m = self.map(b)
         done = int(round(b[P_DONE].sum()))
-        escape = self.dist_to(neigh, np.flatnonzero(b[P_ESCAPE].ravel() > 0.5).tolist())
-        objectives = np.flatnonzero(b[P_OBJ].ravel() > 0.99).tolist()
+        escapes = tuple(np.flatnonzero(b[P_ESCAPE] > 0.5).tolist())
+        objectives = tuple(np.flatnonzero(b[P_OBJ] > 0.99).tolist())
         need = 3 - done
         if need <= 0 or not objectives:
-            return int(escape[here]), escape
-        zones = {o: [t for t in _ring(o, 2) if neigh[t]] for o in objectives}
-        fields = {o: self.dist_to(neigh, zones[o]) for o in objectives}
-        best = None
-        for route in permutations(objectives, min(need, len(objectives))):
-            cost = int(fields[route[0]][here])
-            for a, nxt in zip(route, route[1:]):
-                cost += min(int(fields[nxt][x]) for x in zones[a])
-            cost += min(int(escape[x]) for x in zones[route[-1]])
-            if best is None or cost < best[0]:
-                best = (cost, route[0])
-        field = fields[best[1]]
-        return int(field[here]), field
+            field = m.field(escapes)
+            return here, (int(field[here]), field)
+        key = (escapes, objectives, need)
+        routes = m.routes.get(key)
+        if routes is None:
+            routes = m.routes[key] = _route_table(m, escapes, objectives, need)
+        choice, fields = routes
+        field = fields[choice[here]]
+        return here, (int(field[here]), field)
 
     def step(self, obs, mask, legal):
-        plan = self.plan(obs)
-        if plan is None:
-            return None
         b = self.board(obs)
-        here = int(np.flatnonzero(b[P_OWN].ravel() > 0.5)[0])
-        _, plain = plan
+        here_plan = self._here_plan(obs, b)
+        if here_plan is None:
+            return None
+        here, (_, plain) = here_plan
         if plain[here] == 0 and mask[NONE]:
             return NONE
-        steps = [int(a) for a in legal if a < CELLS]
+        steps = legal[legal < CELLS].tolist()
         if not steps:
             return NONE
         if not self.sneak:
-            seen = b[P_VISION].ravel()
+            seen = b[P_VISION]
             return min(steps, key=lambda a: (plain[a], seen[a] > 0.5))
-        private = self.L.view(obs, "private")
+        private = obs[self._private]
         max_steps = int(round(float(private[18]) * 6))
         left = max_steps - int(round(float(private[17]) * 6))
         fear = 1.0
@@ -213,12 +283,15 @@ class AgentHeuristic(_Base):
         # Every sighting a loyal hunter reports may expose the 5p traitor (and the second
         # agent then has to escape too), and sightings draw attacks: walk around the
         # hunters' sight and keep off their neighbourhood, at the price of longer paths.
-        cost = 1.0 + fear * self.sight_cost * (b[P_VISION].ravel() > 0.5)
-        hunters = np.flatnonzero(b[P_H0:P_H3 + 1].sum(axis=0).ravel() > 0.5)
-        for h in hunters.tolist():
-            for y in _ring(h, 2):
-                cost[y] += fear * self.near_cost
-        dist = _dijkstra(self.neigh(b), np.flatnonzero(plain == 0).tolist(), cost)
+        cost = 1.0 + fear * self.sight_cost * (b[P_VISION] > 0.5)
+        hunters = np.flatnonzero(b[P_H0:P_H3 + 1].sum(axis=0) > 0.5).tolist()
+        near = fear * self.near_cost
+        for h in hunters:
+            cost[_RING2[h]] += near  # each ring's cells are distinct: one add per cell and hunter
+        m = self._map
+        # only the cells this turn can reach are read: settle the search that far
+        reach = m.ball(here, max(left, 1))
+        dist = m.search(plain, cost).upto(reach, steps)
         greedy = min(steps, key=lambda a: (dist[a], plain[a]))
         if not self.plan_turn:
             return greedy
@@ -227,7 +300,7 @@ class AgentHeuristic(_Base):
         if left <= 0:
             return NONE if mask[NONE] else greedy
         danger = self.threat(obs, b) * (fear * self.danger_cost)
-        end, parent = _bounded_walk(self.neigh(b), here, left, cost, set(hunters.tolist()), dist + danger, dist)
+        end, parent = _bounded_walk(m.neigh, here, left, cost, set(hunters), dist + danger, dist)
         if end == here:
             return NONE if mask[NONE] else greedy
         while parent[end] != here:
@@ -238,35 +311,104 @@ class AgentHeuristic(_Base):
         """Per cell: how many hunters can get it in sight with their next move (a walk of
         4, or for riders a drive of up to 10 and an exit)."""
         T = _hunter_tables()
-        flags = self.L.view(obs, "hunters")
-        vehicle = int(np.argmax(b[P_VEHICLE].ravel()))
+        sl, shape = self._hunter_flags
+        flags = obs[sl].reshape(shape)
+        vehicle = int(np.argmax(b[P_VEHICLE]))
         out = np.zeros(CELLS, np.float32)
+        threats = self.map(b).threats
         for k in range(4):
             f = flags[k]
             if f[4] < 0.5:
                 continue
             if f[5] > 0.5:
-                out += self._rider_threat(T, vehicle)
+                t = threats.get(("v", vehicle))
+                if t is None:
+                    ends = set()
+                    for r in [vehicle] + T.map.road_cells(10, vehicle):
+                        ends.update(T.map.NEIGH[r])
+                    t = threats[("v", vehicle)] = T.sight[sorted(ends)].max(axis=0)
+                out += t
             else:
-                cells = np.flatnonzero(b[P_H0 + k].ravel() > 0.5)
+                cells = np.flatnonzero(b[P_H0 + k] > 0.5)
                 if cells.size:
-                    out += self._walker_threat(T, int(cells[0]))
+                    h = int(cells[0])
+                    t = threats.get(("w", h))
+                    if t is None:
+                        t = threats[("w", h)] = T.sight[T.map.cells_of(T.map.WALK[4][h])].max(axis=0)
+                    out += t
         return out
 
-    def _walker_threat(self, T, h):
-        t = self._threat_cache.get(("w", h))
-        if t is None:
-            t = self._threat_cache[("w", h)] = T.sight[T.map.cells_of(T.map.WALK[4][h])].max(axis=0)
-        return t
 
-    def _rider_threat(self, T, v):
-        t = self._threat_cache.get(("v", v))
-        if t is None:
-            ends = set()
-            for r in [v] + T.map.road_cells(10, v):
-                ends.update(T.map.NEIGH[r])
-            t = self._threat_cache[("v", v)] = T.sight[sorted(ends)].max(axis=0)
-        return t
+def _route_table(m: _Map, escapes: tuple, objectives: tuple, need: int) -> tuple[np.ndarray, list]:
+    """AgentHeuristic.plan for every cell at once, for (escape points, open objectives,
+    objectives still needed): (per cell the index of the first-stop field of the
+    cheapest order of the objectives, the first one among equals, in the order
+    ``permutations`` lists them; those fields)."""
+    escape = m.field(escapes)
+    neigh = m.neigh
+    zones = {o: [t for t in _ring(o, 2) if neigh[t]] for o in objectives}
+    fields = {o: m.field(zones[o]) for o in objectives}
+    totals = []
+    firsts = []
+    for route in permutations(objectives, min(need, len(objectives))):
+        rest = 0  # the route's cost after its first stop
+        for a, nxt in zip(route, route[1:]):
+            rest += int(fields[nxt][zones[a]].min())
+        rest += int(escape[zones[route[-1]]].min())
+        totals.append(fields[route[0]].astype(np.int64) + rest)
+        firsts.append(fields[route[0]])
+    choice = np.argmin(np.stack(totals), axis=0)  # argmin: the first of equal costs
+    return choice, firsts
+
+
+class _Search:
+    """Cheapest cost of walking from each cell into ``sources`` (entering y costs
+    ``cost[y]``): the heap search of ``_dijkstra``, run only as far as asked. A cell is
+    final once popped; later calls resume the same search, so every value read is the
+    one the full search gives."""
+
+    __slots__ = ("neigh", "cost", "dist", "heap", "done", "array", "field")
+
+    def __init__(self, neigh, sources, cost: np.ndarray, field):
+        self.neigh = neigh
+        self.cost = cost.tolist()
+        self.field = field  # keeps the key's id alive
+        self.dist = [1e9] * len(neigh)
+        heap = []
+        for s in sources:
+            self.dist[s] = 0.0
+            heap.append((0.0, s))
+        heapq.heapify(heap)
+        self.heap = heap
+        self.done = bytearray(len(neigh))
+        self.array = None
+
+    def upto(self, *cell_lists) -> np.ndarray:
+        """The distances, final at least on the given cells (others may be upper bounds)."""
+        done = self.done
+        want = {x for cells in cell_lists for x in cells if not done[x]}
+        heap = self.heap
+        if want and heap:
+            dist, c, neigh = self.dist, self.cost, self.neigh
+            pop, push = heapq.heappop, heapq.heappush
+            while heap:
+                d, y = pop(heap)
+                if done[y]:
+                    continue
+                done[y] = 1
+                step = d + c[y]  # a walker on x entering y pays cost[y]
+                for x in neigh[y]:
+                    if step < dist[x]:
+                        dist[x] = step
+                        push(heap, (step, x))
+                if y in want:
+                    want.discard(y)
+                    if not want:
+                        break
+            self.array = None
+        if self.array is None:
+            self.array = np.asarray(self.dist)
+        return self.array
 
 
 def _bounded_walk(neigh, here, steps, cost, blocked, end_cost, progress):
@@ -277,43 +419,34 @@ def _bounded_walk(neigh, here, steps, cost, blocked, end_cost, progress):
     best = {here: 0.0}
     parent = {here: here}
     frontier = {here: 0.0}
+    c = cost.tolist()  # the same float64 sums as indexing the array
+    inf = 1e18
+    for y in blocked:  # an infinite cost is never below inf: never entered, as skipping it
+        c[y] = float("inf")
     for _ in range(steps):
         nxt = {}
-        for x, c in frontier.items():
+        get, best_get = nxt.get, best.get
+        for x, cx in frontier.items():
             for y in neigh[x]:
-                if y in blocked:
-                    continue
-                cy = c + cost[y]
-                if cy < nxt.get(y, 1e18):
+                cy = cx + c[y]
+                if cy < get(y, inf):
                     nxt[y] = cy
-                    if cy < best.get(y, 1e18):
+                    if cy < best_get(y, inf):
                         best[y] = cy
                         parent[y] = x
         frontier = nxt
     # costs are in steps: sums within 0.05 of a step are ties (fears shrink towards 0)
-    end = min(best, key=lambda x: (round(best[x] + end_cost[x], 1), progress[x]))
-    return end, parent
+    cells = list(best)
+    idx = np.array(cells)
+    total = np.round(np.array(list(best.values())) + end_cost[idx], 1)
+    # the first of the lexicographic minima (rounded total, progress) in discovery order
+    order = np.lexsort((np.arange(len(cells)), progress[idx], total))
+    return cells[int(order[0])], parent
 
 
 def _dijkstra(neigh: list[list[int]], sources, cost: np.ndarray) -> np.ndarray:
     """Cheapest cost of walking from each cell into ``sources`` (entering y costs ``cost[y]``)."""
-    dist = [1e9] * len(neigh)
-    heap = []
-    for s in sources:
-        dist[s] = 0.0
-        heap.append((0.0, s))
-    heapq.heapify(heap)
-    c = cost.tolist()
-    while heap:
-        d, y = heapq.heappop(heap)
-        if d > dist[y]:
-            continue
-        step = d + c[y]  # a walker on x entering y pays cost[y]
-        for x in neigh[y]:
-            if step < dist[x]:
-                dist[x] = step
-                heapq.heappush(heap, (step, x))
-    return np.asarray(dist)
+    return _Search(neigh, list(sources), cost, None).upto(range(len(neigh)))
 
 
 def _ring(cell: int, radius: int = 1) -> list[int]:
@@ -322,6 +455,10 @@ def _ring(cell: int, radius: int = 1) -> list[int]:
     span = range(-radius, radius + 1)
     return [(r + dr) * W + (c + dc) for dr in span for dc in span
             if (dr or dc) and 0 <= r + dr < 32 and 0 <= c + dc < W]
+
+
+#: _ring(cell, 2) of every cell, as index arrays
+_RING2 = [np.array(_ring(i, 2), np.int64) for i in range(CELLS)]
 
 
 # ---------------------------------------------------------------------- hunters
@@ -382,6 +519,7 @@ class _HunterTables:
         reach = [MAP.cells_of(MAP.WALK[4][i]) or [i] for i in range(n)]
         width = max(len(x) for x in reach)
         self.walk4 = np.array([x + [x[0]] * (width - len(x)) for x in reach], np.int64)
+        self.near4 = self.dist <= 4  # Enhanced Senses' distance (bool: lighter to gather than dist)
         self.open = np.asarray(MAP.to_plane(MAP.OPEN), bool)
         # sight as index lists (open cells only: each sees at least its own space), for
         # sums over every cell's sight without BLAS (whose thread wake-ups cost ms here)
@@ -422,20 +560,21 @@ class HunterHeuristic(_Base):
         self.seat = seat
         self.nh = {2: 2, 3: 2, 4: 3, 5: 4}[int(config.get("num_players", 2))]
         self.T = _hunter_tables()
-        self._goal_dist: dict[tuple, np.ndarray] = {}
+        self._flags = (layout.blocks["hunters"].slice, layout.blocks["hunters"].shape)
         self.plan = None  # (H3 vehicle destination or None, H4 exit cell or NONE) of this turn
 
     # ------------------------------------------------------------------ decoding
     def hunters(self, obs, b):
         """Per egocentric slot (slot 0 = me): dict of char, in play, riding, stunned, acted, cell."""
-        flags = self.L.view(obs, "hunters")
-        vehicle = int(np.argmax(b[P_VEHICLE].ravel()))
+        sl, shape = self._flags
+        flags = obs[sl].reshape(shape)
+        vehicle = int(np.argmax(b[P_VEHICLE]))
         out = []
         for k in range(self.nh):
             f = flags[k]
             ch = int(np.argmax(f[:4])) if f[:4].max() > 0.5 else -1
             riding = f[5] > 0.5
-            cells = np.flatnonzero(b[P_H0 + k].ravel() > 0.5)
+            cells = np.flatnonzero(b[P_H0 + k] > 0.5)
             cell = vehicle if riding else (int(cells[0]) if cells.size else -1)
             out.append({"char": ch, "in": f[4] > 0.5, "riding": riding, "stunned": f[6] > 0.5,
                         "acted": f[8] > 0.5, "cell": cell, "seat": (self.seat + k) % self.nh})
@@ -444,37 +583,54 @@ class HunterHeuristic(_Base):
     def goal_field(self, b, agents) -> np.ndarray:
         """Walking distance to the nearest place the main agent still needs: a completion
         zone of an open objective (or candidate, 4-5p), else an escape point."""
+        return self._goal(b, agents)[0]
+
+    def _goal(self, b, agents) -> tuple[np.ndarray, tuple]:
+        """(goal_field, its cache key) from the board: per map, by objectives and zone
+        radius, or by escape points."""
         done = int(round(b[P_DONE].sum()))
-        objectives = np.flatnonzero(b[P_OBJ].ravel() > 0.01).tolist()
+        objectives = np.flatnonzero(b[P_OBJ] > 0.01).tolist()
         if done < 3 and objectives:
             known = agents[0, 3] > 0.5
             radius = 2 if (not known or agents[0, 5 + 2] > 0.5) else 1  # Blue Jay: 2 (C38)
-            targets = sorted({t for o in objectives for t in _ring(o, radius) if self.T.open[t]})
+            key = ("zones", tuple(objectives), radius)
         else:
-            targets = np.flatnonzero(b[P_ESCAPE].ravel() > 0.5).tolist()
-        key = tuple(targets)
-        d = self._goal_dist.get(key)
+            key = ("escape", tuple(np.flatnonzero(b[P_ESCAPE] > 0.5).tolist()))
+        goals = self.map(b).goals
+        d = goals.get(key)
         if d is None:
-            d = self._goal_dist[key] = _bfs(self.neigh(b), key).astype(np.float32)
-        return d
+            if key[0] == "zones":
+                targets = sorted({t for o in key[1] for t in _ring(o, key[2]) if self.T.open[t]})
+            else:
+                targets = list(key[1])
+            d = goals[key] = _bfs(self.neigh(b), tuple(targets)).astype(np.float32)
+        return d, key
+
+    def prior(self, b, agents) -> np.ndarray:
+        """exp(-min(goal_field, 60) / goal_scale), per map and goal (shared: do not modify)."""
+        field, key = self._goal(b, agents)
+        priors = self.map(b).priors
+        key = (key, self.goal_scale)
+        p = priors.get(key)
+        if p is None:
+            p = priors[key] = np.exp(-np.minimum(field, 60.0) / self.goal_scale)
+        return p
 
     def weights(self, obs, b):
         """(now, next): where the agents can be now, and after one more agent turn of 4
         steps, each weighted by the goal prior and summing to 1 per agent in play."""
         agents = self.L.view(obs, "agents")
-        prior = np.exp(-np.minimum(self.goal_field(b, agents), 60.0) / self.goal_scale)
+        prior = self.prior(b, agents)
         now = np.zeros(CELLS, np.float32)
         nxt = np.zeros(CELLS, np.float32)
         for plane in (P_BELIEF_MAIN, P_BELIEF_SECOND):
-            bel = b[plane].ravel() > 0.5
+            bel = b[plane] > 0.5
             if not bel.any():
                 continue
             p = plane == P_BELIEF_MAIN
             w = bel * (prior if p else 1.0)
             now += w / w.sum()
-            spread = bel.copy()
-            for _ in range(4):
-                spread = spread | (self._step(spread) & self.T.open)
+            spread = _spread(bel, 4)
             w2 = spread * (prior if p else 1.0)
             nxt += w2 / w2.sum()
         return now, nxt
@@ -541,60 +697,111 @@ class HunterHeuristic(_Base):
         me = hs[0]
         ch = me["char"] if me["char"] >= 0 else PUPPET
         now, nxt = self.weights(obs, b)
-        # options: (first action, H3 destination, H4 answer, end cell, can attack, spaces moved)
-        opts = []
+        options = self.options(obs, b, mask, legal, riding, stage, me["cell"])
+        if options is None:
+            return None
+        opts, ends, can, moved, cells, per = options
+        if me["stunned"]:
+            can = np.zeros_like(can)
+        T = self.T
+        # each distinct end cell scored once (rides share exits); a row's sum does not
+        # depend on the other rows, so the scores are the same as per option
+        detect = _expand((T.sight[cells] * now).sum(axis=1), per)
+        damage = _expand((T.attack[ch][cells] * now).sum(axis=1), per)
+        if ch == BEAST:  # a 5-space walk attacks only on her own space (C15)
+            damage = np.where(moved >= 5, now[ends], damage)
+        damage = np.where(can, damage, 0.0)
+        look = T.look(nxt)
+        nextlook = _expand(look[T.walk4[cells]].max(axis=1), per)
+        score = self.w_detect * detect + self.w_damage * damage + self.w_next * nextlook
+        if ch == BEAST:  # Enhanced Senses after a move of 3 or fewer: a yes/no on distance 4
+            inside = _expand((T.near4[cells] * now).sum(axis=1), per)
+            score = score + np.where(moved <= 3, 0.3 * np.minimum(inside, 1.0 - inside), 0.0)
+        best = int(np.argmax(score + 1e-6 * self.rng.random(len(opts))))
+        first, h3, h4, _, _, _ = opts[best]
+        self.plan = (h3, h4 if h4 is not None else NONE)
+        return first
+
+    def options(self, obs, b, mask, legal, riding, stage, pos):
+        """The moves main_action scores, or None: (options, end cells, can attack,
+        spaces moved, distinct end cells, option -> distinct cell or None when the ends
+        are distinct and ascending). An option is (first action, H3 destination, H4
+        answer, end cell, can attack, spaces moved). A pure function of its key: kept
+        per map."""
+        cells = legal[legal < CELLS]
         if stage is None and not riding:
-            pos = me["cell"]
-            for a in legal:
-                if a < CELLS:
-                    opts.append((int(a), None, None, int(a), True, self.T.map.walk_distance(pos, int(a))))
-        elif riding or stage is not None:
-            vpos = int(np.argmax(b[P_VEHICLE].ravel()))
+            key = ("walk", pos, cells.tobytes())
+        else:
+            vpos = int(np.argmax(b[P_VEHICLE]))
             if stage == D_H4:
-                stays = [NONE] if mask[NONE] else []
-                exits = [int(a) for a in legal if a < CELLS]
-                for e in exits:
+                key = ("exit", vpos, cells.tobytes(), bool(mask[NONE]))
+            elif stage == D_H3:
+                key = ("to", vpos, cells.tobytes())
+            else:
+                left = int(round(float(self.L.view(obs, "vehicle")[0]) * 10)) if mask[DRIVE] else -1
+                key = ("ride", vpos, left, bool(mask[EXIT]))
+        table = self.map(b).options
+        out = table.get(key, False)
+        if out is False:
+            if len(table) >= 5_000:  # a few KB each; far fewer distinct situations in practice
+                table.clear()
+            out = table[key] = self._options(key, cells.tolist())
+        return out
+
+    def _options(self, key, cells):
+        opts = []
+        if key[0] == "walk":
+            pos = key[1]
+            for a in cells:
+                opts.append((a, None, None, a, True, self.T.map.walk_distance(pos, a)))
+        else:
+            vpos = key[1]
+            if key[0] == "exit":
+                for e in cells:
                     opts.append((e, None, e, e, True, 1))
-                for _ in stays:
+                if key[3]:
                     opts.append((NONE, None, NONE, vpos, False, 0))
             else:
                 dests = [vpos]
-                if stage == D_H3:
-                    dests = [int(a) for a in legal if a < CELLS]
-                elif mask[DRIVE]:
-                    left = int(round(float(self.L.view(obs, "vehicle")[0]) * 10))
-                    dests += self.T.map.road_cells(left, vpos)
+                if key[0] == "to":
+                    dests = cells
+                elif key[2] >= 0:
+                    dests = dests + self.T.map.road_cells(key[2], vpos)
                 for v in dests:
-                    first = DRIVE if v != vpos else (EXIT if mask[EXIT] else NONE)
-                    if stage == D_H3:
+                    first = DRIVE if v != vpos else (EXIT if key[0] == "ride" and key[3] else NONE)
+                    if key[0] == "to":
                         first = v
                     h3 = v if v != vpos else None
                     for e in self.T.map.NEIGH[v]:
                         opts.append((first, h3, e, e, True, 1))
                     if v != vpos:
                         opts.append((first, h3, NONE, v, False, 0))
-            if not opts:
-                return None
         if not opts:
             return None
         ends = np.array([o[3] for o in opts], np.int64)
-        can = np.array([o[4] and not me["stunned"] for o in opts])
+        can = np.array([o[4] for o in opts])
         moved = np.array([o[5] for o in opts])
-        detect = (self.T.sight[ends] * now).sum(axis=1)
-        damage = (self.T.attack[ch][ends] * now).sum(axis=1)
-        if ch == BEAST:  # a 5-space walk attacks only on her own space (C15)
-            damage = np.where(moved >= 5, now[ends], damage)
-        damage = np.where(can, damage, 0.0)
-        look = self.T.look(nxt)
-        nextlook = look[self.T.walk4[ends]].max(axis=1)
-        score = self.w_detect * detect + self.w_damage * damage + self.w_next * nextlook
-        if ch == BEAST:  # Enhanced Senses after a move of 3 or fewer: a yes/no on distance 4
-            inside = ((self.T.dist[ends] <= 4) * now).sum(axis=1)
-            score = score + np.where(moved <= 3, 0.3 * np.minimum(inside, 1.0 - inside), 0.0)
-        best = int(np.argmax(score + 1e-6 * self.rng.random(len(opts))))
-        first, h3, h4, _, _, _ = opts[best]
-        self.plan = (h3, h4 if h4 is not None else NONE)
-        return first
+        distinct, per = np.unique(ends, return_inverse=True)
+        if distinct.size == ends.size and np.array_equal(distinct, ends):
+            per = None
+        for a in (ends, can, moved, distinct) + ((per,) if per is not None else ()):
+            a.flags.writeable = False  # shared by every later call with this key
+        return opts, ends, can, moved, distinct, per
+
+
+def _spread(cells: np.ndarray, steps: int) -> np.ndarray:
+    """``cells`` (bool per cell) and the open cells within ``steps`` king steps of them
+    through open cells: ``HunterHeuristic._step`` repeated, on the board's bitsets."""
+    MAP = _hunter_tables().map
+    b = int.from_bytes(np.packbits(cells, bitorder="little").tobytes(), "little")
+    for _ in range(steps):
+        b |= MAP.step_bits(b) & MAP.OPEN
+    return MAP.to_plane(b).astype(bool)
+
+
+def _expand(values: np.ndarray, per) -> np.ndarray:
+    """Per option from per distinct end cell."""
+    return values if per is None else values[per]
 
 
 def make(layout, config, role, rng):
