@@ -164,6 +164,9 @@ def _map_of(structure: np.ndarray) -> _Map:
 
 class _Base(BasePolicy):
     name = "heuristic"
+    #: a bound player remembers its game (the agent's stall count, a hunter's ride
+    #: plan): the vectorised self-play env binds one per game instead of sharing it
+    per_game_state = True
 
     def __init__(self, layout, config, rng):
         self.L = layout

@@ -172,7 +172,12 @@ class VecSelfPlayEnv(VecEnv):
         key = (index, seat)
         bound = self._shared_bound.get(key)
         if bound is None:
-            bound = self._shared_bound[key] = policy.bind(slot.game, seat)
+            bound = policy.bind(slot.game, seat)
+            if getattr(bound, "per_game_state", False):
+                # the template binds to a player that remembers its game (a heuristic
+                # with memory): a fresh one per game and episode, never shared
+                return bound
+            self._shared_bound[key] = bound
         return bound
 
     def _draw(self, slot: _Slot) -> int:

@@ -265,3 +265,25 @@ def test_with_opponent_classes_the_row_ends_with_the_episodes_opponent_class():
         assert obs[i, -3:].tolist() == want
         assert obs[i, venv.obs_size:venv.obs_size + 2].sum() == 1  # the role one-hot is still there
     assert {slot.names for slot in venv.slots} == {"random", "snap_1"}
+
+
+class RemembersItsGame(BasePolicy):
+    """A template whose bound players keep memory of their own game."""
+
+    name = "memory"
+
+    def bind(self, game, seat):
+        player = FirstLegal()
+        player.per_game_state = True
+        return player
+
+
+def test_players_that_remember_their_game_are_bound_per_game_not_shared():
+    venv = VecSelfPlayEnv("the_agents_v0", {}, opponents=[RemembersItsGame()], num_envs=4, seed=0)
+    venv.reset()
+    players = [next(b for b in slot.bound if b is not None) for slot in venv.slots]
+    assert len({id(p) for p in players}) == 4
+    specter = VecSelfPlayEnv("specter_ops_v0", {}, opponents=[HeuristicPolicy(0)], num_envs=3, seed=0)
+    specter.reset()
+    hunters = [b for slot in specter.slots for b in slot.bound if b is not None]
+    assert len({id(h) for h in hunters}) == len(hunters)  # the Specter Ops heuristics remember their game
