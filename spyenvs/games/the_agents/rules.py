@@ -1162,6 +1162,14 @@ class TheAgentsState:
             if a == A_RANDOM:
                 hand = self.hand_m[T]
                 c = hand[int(self.rng.integers(len(hand)))]
+                # E sees only the stolen type: a copy E had pinned in T's hand is taken
+                # to leave first (as in C49 rule 2), whichever copy it really was
+                tags = self.tag_m[E]
+                if tags[c] != KNOWN:
+                    for y in hand:
+                        if y != c and y >> 1 == c >> 1 and tags[y] == KNOWN:
+                            tags[c], tags[y] = tags[y], tags[c]
+                            break
                 hand.remove(c)
                 self.cnt_m[T][c >> 1] -= 1
                 self._private_transfer(self.tag_m, hand, c, E, T)

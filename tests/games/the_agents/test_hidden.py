@@ -103,3 +103,21 @@ def test_8_observation_carries_pending_choices():
     assert g.layout.view(obs, "chosen_agent")[M] == 1
     assert g.layout.view(obs, "chosen_faction")[1] == 1
     assert g.layout.view(obs, "chosen_step")[R.S_PFA] == 1
+
+
+def test_c49_strategist_steal_of_a_pinned_type_takes_the_pinned_copy_first():
+    # P1 holds two Bloodbaths, one pinned for P0 (it entered publicly). P0's Strategist
+    # steals one at random: P0 sees only "a Bloodbath", so its pin goes whichever copy
+    # was taken (before, the pin stayed when the unpinned copy was the one drawn)
+    for seed in range(6):
+        g = arrange(2, hands={0: [ST]}, missions={1: [D.BLOODBATH, D.BLOODBATH]}, ip=[5, 5])
+        g.tag_m[0][g.hand_m[1][seed % 2]] = R.KNOWN
+        g.mv = next(R.VERSIONS)
+        g.rng = np.random.default_rng(seed)
+        g.step(STEP["PLAY_FREE_AGENT"])
+        g.step(agent(ST))
+        g.step(seat(1))
+        g.step(ori(0))  # P0 executes, P1 is the target
+        g.step(R.A_RANDOM)
+        g.check_invariants()
+        assert g.layout.view(g.observe(0), "pins_missions")[0][D.BLOODBATH] == 0
