@@ -413,7 +413,8 @@ class Trainer:
         ws = self.cfg["warm_start"]
         t0 = time.monotonic()
         self.warm_start_stats = behaviour_clone(self.model.policy, demos, ws["epochs"], ws["batch_size"],
-                                                ws["learning_rate"], seed=self.cfg["seed"])
+                                                ws["learning_rate"], seed=self.cfg["seed"],
+                                                fused=bool(self.cfg["fused_adam"]))
         self.train_seconds += time.monotonic() - t0
         self.save_policy(os.path.join(self.out, "cloned.pt"), f"{self.env_id}_cloned")
         if not self.quiet:

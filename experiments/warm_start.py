@@ -119,13 +119,14 @@ def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, ba
 
 
 def behaviour_clone(policy, demos: dict[str, np.ndarray], epochs: int, batch_size: int, lr: float, seed: int = 0,
-                    progress: Callable[[int], None] | None = None) -> dict[str, float]:
+                    progress: Callable[[int], None] | None = None, fused: bool = True) -> dict[str, float]:
     """Fit ``policy`` (an SB3 maskable actor-critic) to ``demos``; returns the final
-    loss and the actor's agreement with the teacher on the demonstrations."""
+    loss and the actor's agreement with the teacher on the demonstrations. ``fused``:
+    torch's fused Adam (the trainer passes its ``fused_adam`` option)."""
     import torch
 
     rng = np.random.default_rng(seed)
-    optimizer = torch.optim.Adam(policy.parameters(), lr=lr, fused=True)  # the trainer's fused_adam note
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr, fused=bool(fused))
     n = len(demos["actions"])
     steps_per_epoch = max(1, n // batch_size)
     policy.set_training_mode(True)

@@ -16,11 +16,11 @@ from tests.core.toy_game import HighCard  # noqa: E402
 
 
 def _demos(games=200, rounds=1):
-    return collect_demonstrations(lambda: HighCard(num_players=2, rounds=rounds), HighCard_teacher(), games, seed=3,
+    return collect_demonstrations(lambda: HighCard(num_players=2, rounds=rounds), _teacher(), games, seed=3,
                                   learner_kinds=["player"], kinds=["player"], scale=None, gamma=0.5)
 
 
-def HighCard_teacher():
+def _teacher():
     return HeuristicPolicy(0)  # the toy heuristic registered in conftest: keep a high card
 
 
