@@ -122,11 +122,17 @@ def behaviour_clone(policy, demos: dict[str, np.ndarray], epochs: int, batch_siz
                     progress: Callable[[int], None] | None = None, fused: bool = True) -> dict[str, float]:
     """Fit ``policy`` (an SB3 maskable actor-critic) to ``demos``; returns the final
     loss and the actor's agreement with the teacher on the demonstrations. ``fused``:
-    torch's fused Adam (the trainer passes its ``fused_adam`` option)."""
+    torch's fused Adam kernel through ``LeanAdam`` (the trainer passes its
+    ``fused_adam`` option)."""
     import torch
 
+    from spyenvs.experiments.lean_adam import LeanAdam
+
     rng = np.random.default_rng(seed)
-    optimizer = torch.optim.Adam(policy.parameters(), lr=lr, fused=bool(fused))
+    if fused:
+        optimizer = LeanAdam(policy.parameters(), lr=lr)
+    else:
+        optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     n = len(demos["actions"])
     steps_per_epoch = max(1, n // batch_size)
     policy.set_training_mode(True)
