@@ -19,6 +19,7 @@ from spyenvs.agents.torch_policy import TorchPolicy, policy_input  # noqa: E402
 from spyenvs.experiments.nets import (  # noqa: E402
     BoardActorCriticPolicy,
     KeepColumns,
+    LeanMaskablePolicy,
     export_actor,
     inference_policy,
     policy_kwargs_for,
@@ -251,9 +252,9 @@ def test_policy_kwargs_for_picks_the_board_net_only_where_there_is_a_board(game)
     cls, kw = policy_kwargs_for(ENV, game)
     assert cls is BoardActorCriticPolicy and kw["board_shape"] == (19, 32, 23) and kw["cell_actions"] == 736
     cls, kw = policy_kwargs_for(ENV, game, {"arch": "mlp", "hidden": [64], "activation": "relu"})
-    assert cls == "MlpPolicy" and kw["net_arch"] == {"pi": [64], "vf": [64]}
+    assert cls is LeanMaskablePolicy and kw["net_arch"] == {"pi": [64], "vf": [64]}
     other = spyenvs.make_game("unrest_v0")
-    assert policy_kwargs_for("unrest_v0", other)[0] == "MlpPolicy"
+    assert policy_kwargs_for("unrest_v0", other)[0] is LeanMaskablePolicy
     with pytest.raises(ValueError, match="needs a game with board planes"):
         policy_kwargs_for("unrest_v0", other, {"arch": "board_cnn"})
     with pytest.raises(ValueError, match="net.arch must be"):
@@ -261,13 +262,11 @@ def test_policy_kwargs_for_picks_the_board_net_only_where_there_is_a_board(game)
 
 
 def _mlp_policy(game, net):
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
     torch.manual_seed(0)
     cls, kw = policy_kwargs_for(ENV, game, net)
-    assert cls == "MlpPolicy"
+    assert cls is LeanMaskablePolicy
     obs_space = gym.spaces.Box(-np.inf, np.inf, (game.observation_size + 2,), np.float32)
-    pol = MaskableActorCriticPolicy(obs_space, gym.spaces.Discrete(game.num_actions), lambda _: 3e-4, **kw)
+    pol = LeanMaskablePolicy(obs_space, gym.spaces.Discrete(game.num_actions), lambda _: 3e-4, **kw)
     with torch.no_grad():  # spread the near-flat initial logits so a mismatch shows
         for p in pol.parameters():
             p.add_(torch.randn_like(p) * 0.05)
@@ -324,3 +323,22 @@ def test_opponent_class_reaches_the_critic_and_never_the_actor(game, observation
     np.testing.assert_allclose(_normalised(logits), _normalised(_torch_logits(pol, vs_random.numpy())), atol=1e-4)
     with pytest.raises(ValueError, match="needs net.arch mlp"):
         policy_kwargs_for(ENV, game, {"arch": "board_cnn"}, critic_only_dims=3)
+
+
+def test_lean_masked_distribution_equals_sb3_contribs():
+    from sb3_contrib.common.maskable.distributions import MaskableCategorical
+
+    from spyenvs.experiments.nets import LeanMaskableCategorical
+
+    g = torch.Generator().manual_seed(0)
+    logits = torch.randn(64, 115, generator=g) * 3
+    masks = torch.rand(64, 115, generator=g) > 0.7
+    masks[:, 5] = True
+    actions = torch.multinomial(masks.float(), 1, generator=g).squeeze(1)
+    for m in (masks, None):
+        ours, theirs = LeanMaskableCategorical(logits=logits, masks=m), MaskableCategorical(logits=logits, masks=m)
+        assert torch.allclose(ours.logits, theirs.logits, atol=1e-5)
+        assert torch.allclose(ours.probs, theirs.probs, atol=1e-6)
+        assert torch.allclose(ours.log_prob(actions), theirs.log_prob(actions), atol=1e-5)
+        assert torch.allclose(ours.entropy(), theirs.entropy(), atol=1e-5)
+    assert float(LeanMaskableCategorical(logits=logits, masks=masks).probs[~masks].max()) == 0.0
