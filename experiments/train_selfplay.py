@@ -571,11 +571,14 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     policy_class, policy_kwargs = policy_kwargs_for(tr.env_id, tr._probe(), cfg["net"],
                                                     critic_only_dims=venv.opponent_dims)
     if cfg["fused_adam"]:
-        from spyenvs.experiments.lean_adam import LeanAdam
+        from spyenvs.experiments.lean_sb3 import LeanAdam
 
         policy_kwargs["optimizer_class"] = LeanAdam
         policy_kwargs["optimizer_kwargs"] = {}  # SB3's eps=1e-5 default is for torch's Adam only
+    from spyenvs.experiments.lean_sb3 import LeanRolloutBuffer
+
     tr.model = MaskablePPO(policy_class, venv, seed=cfg["seed"], device=cfg["device"], verbose=0,
+                           rollout_buffer_class=LeanRolloutBuffer,
                            tensorboard_log=os.path.join(out, "tb"), policy_kwargs=policy_kwargs, **cfg["ppo"])
     ws, reg = cfg["warm_start"], cfg["clone_reg"]
     demos = None

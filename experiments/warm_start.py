@@ -126,7 +126,7 @@ def behaviour_clone(policy, demos: dict[str, np.ndarray], epochs: int, batch_siz
     ``fused_adam`` option)."""
     import torch
 
-    from spyenvs.experiments.lean_adam import LeanAdam
+    from spyenvs.experiments.lean_sb3 import LeanAdam
 
     rng = np.random.default_rng(seed)
     if fused:

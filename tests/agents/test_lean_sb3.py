@@ -1,4 +1,4 @@
-"""``LeanAdam`` (experiments/lean_adam.py): the same updates as torch's fused Adam,
+"""``LeanAdam`` (experiments/lean_sb3.py): the same updates as torch's fused Adam,
 checkpoints in torch's format, and a training process that never imports
 ``torch._dynamo`` (the import it exists to avoid)."""
 
@@ -12,7 +12,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from spyenvs.experiments.lean_adam import LeanAdam  # noqa: E402
+from spyenvs.experiments.lean_sb3 import LeanAdam  # noqa: E402
 
 
 def _net(seed):
@@ -78,3 +78,31 @@ def test_a_training_run_never_imports_torch_dynamo():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_lean_rollout_buffer_hands_out_the_same_minibatches():
+    import gymnasium as gym
+    import numpy as np
+    from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
+
+    from spyenvs.experiments.lean_sb3 import LeanRolloutBuffer
+
+    obs_space, act_space = gym.spaces.Box(-1, 1, (5,), np.float32), gym.spaces.Discrete(4)
+    buffers = [cls(8, obs_space, act_space, n_envs=2) for cls in (MaskableRolloutBuffer, LeanRolloutBuffer)]
+    rng = np.random.default_rng(0)
+    for _ in range(8):
+        row = (rng.random((2, 5), dtype=np.float32), rng.integers(0, 4, (2, 1)), rng.random(2),
+               np.array([False, True]), torch.rand(2), torch.rand(2), rng.random((2, 4)) > 0.3)
+        for b in buffers:
+            b.add(*row[:6], action_masks=row[6])
+    last_values = torch.rand(2)
+    for b in buffers:
+        b.compute_returns_and_advantage(last_values, np.array([False, False]))
+    batches = []
+    for b in buffers:
+        np.random.seed(3)  # SB3 shuffles with numpy's global generator
+        batches.append(list(b.get(batch_size=5)))
+    assert len(batches[0]) == len(batches[1]) == 4
+    for theirs, ours in zip(*batches):
+        for x, y in zip(theirs, ours):
+            assert torch.equal(x, y)
