@@ -69,7 +69,24 @@ def board_spec(game) -> dict[str, Any] | None:
     return {"board_start": int(b.start), "board_shape": (int(planes), int(h), int(w)), "cell_actions": h * w}
 
 
-def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_dims: int = 0) -> tuple[Any, dict]:
+def env_columns_for(env_id: str, game, net: dict | None = None) -> np.ndarray | None:
+    """The observation entries a training env should hand the learner: the entries
+    ``game`` may vary (``Game.varying_inputs``) when the MLP drops constant inputs,
+    else None (all of them: the board net reads whole planes, and a game may make no
+    claim). Dropping them in the env, not in the network, keeps them out of the
+    rollout buffer too (Specter Ops: 5,391 of 14,193 floats per row)."""
+    net = dict(net or {})
+    if game.env_id != env_id or not net.get("drop_constant_inputs", True):
+        return None
+    arch = net.get("arch", "auto")
+    if arch == ARCH or (arch == "auto" and board_spec(game) is not None):
+        return None
+    varying = game.varying_inputs()
+    return None if varying is None else np.asarray(varying, np.int64)
+
+
+def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_dims: int = 0,
+                      env_columns: np.ndarray | None = None) -> tuple[Any, dict]:
     """(policy class, policy_kwargs) for ``MaskablePPO(policy_class, venv, policy_kwargs=...)``.
 
     ``net`` is the trainer's ``net`` config section: ``arch`` ``auto`` (the board net
@@ -77,7 +94,9 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_di
     ``activation`` and ``drop_constant_inputs`` for the MLP; ``channels``,
     ``dilations``, ``vec_hidden``, ``head_hidden``, ``share_trunk`` for the board net.
     ``critic_only_dims``: that many last input columns (the opponent's class) reach
-    the critic and never the actor (MLP only)."""
+    the critic and never the actor (MLP only). ``env_columns``: the env already hands
+    over only these observation entries (:func:`env_columns_for`); the network then
+    reads its input whole and remembers them for the export."""
     net = dict(net or {})
     arch = net.get("arch", "auto")
     if arch not in ("auto", ARCH, "mlp"):
@@ -89,6 +108,13 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_di
         hidden = list(net.get("hidden", (128, 128)))
         act = {"tanh": nn.Tanh, "relu": nn.ReLU}[net.get("activation", "tanh")]
         kwargs = {"net_arch": {"pi": hidden, "vf": hidden}, "activation_fn": act}
+        if env_columns is not None:
+            kwargs["features_extractor_class"] = KeepColumns
+            kwargs["features_extractor_kwargs"] = {"columns": None, "obs_size": int(len(env_columns)),
+                                                   "critic_only": int(critic_only_dims),
+                                                   "source_columns": [int(i) for i in env_columns],
+                                                   "source_size": int(game.observation_size)}
+            return (CriticInputPolicy if critic_only_dims else LeanMaskablePolicy), kwargs
         varying = game.varying_inputs() if net.get("drop_constant_inputs", True) else None
         if varying is None and not critic_only_dims:
             return LeanMaskablePolicy, kwargs
@@ -150,9 +176,12 @@ class KeepColumns(BaseFeaturesExtractor):
     class). Specter Ops' static map planes and absent players' planes are 62% of its
     2-player observation, and so of the first layers' cost. An extractor whose
     ``hide_critic_only`` is set (the actor's) reads the critic-only columns as zeros.
-    :func:`expand_first_layer` maps the first layer back onto full observations."""
+    ``source_columns``: the env already wrote only these entries of a ``source_size``
+    observation (:func:`env_columns_for`). :func:`expand_first_layer` maps the first
+    layer back onto full observations."""
 
-    def __init__(self, observation_space, columns: list[int] | None, obs_size: int, critic_only: int = 0):
+    def __init__(self, observation_space, columns: list[int] | None, obs_size: int, critic_only: int = 0,
+                 source_columns: list[int] | None = None, source_size: int | None = None):
         width = int(observation_space.shape[0])
         obs_columns = np.arange(obs_size) if columns is None else np.asarray(columns, np.int64)
         keep = np.r_[obs_columns, np.arange(obs_size, width)]
@@ -160,9 +189,12 @@ class KeepColumns(BaseFeaturesExtractor):
         self.register_buffer("keep", th.as_tensor(keep, dtype=th.long))
         self.critic_only = int(critic_only)
         self.hide_critic_only = False
+        self.source_columns = None if source_columns is None else np.asarray(source_columns, np.int64)
+        self.source_size = source_size
+        self.select = columns is not None  # else the input is read whole
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
-        x = observations.index_select(1, self.keep)
+        x = observations.index_select(1, self.keep) if self.select else observations
         if self.hide_critic_only and self.critic_only:
             x = th.cat([x[:, : -self.critic_only], x.new_zeros(x.shape[0], self.critic_only)], dim=1)
         return x
@@ -188,6 +220,10 @@ def expand_first_layer(policy, weight: np.ndarray) -> np.ndarray:
         return weight
     width = int(policy.observation_space.shape[0]) - extractor.critic_only
     kept = extractor.keep.cpu().numpy()[: weight.shape[1] - extractor.critic_only]
+    if extractor.source_columns is not None:  # the env wrote only these observation entries
+        n = extractor.source_columns.size
+        to_full = np.r_[extractor.source_columns, extractor.source_size + np.arange(width - n)]
+        kept, width = to_full[kept], extractor.source_size + (width - n)
     full = np.zeros((weight.shape[0], width), weight.dtype)
     full[:, kept] = weight[:, : kept.size]
     return full

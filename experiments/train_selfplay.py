@@ -263,6 +263,13 @@ class Trainer:
         from spyenvs.wrappers.selfplay import observation_scale
 
         self.scale = observation_scale(probe.layout) if cfg["scale_observations"] else None
+        from spyenvs.experiments.nets import env_columns_for
+
+        # the observation entries the learner reads (None: all); the env writes only these
+        self.env_columns = env_columns_for(self.env_id, probe, cfg["net"])
+        self.input_scale = self.scale
+        if self.scale is not None and self.env_columns is not None:
+            self.input_scale = (self.scale[0][self.env_columns], self.scale[1][self.env_columns])
         self.loaded: dict[str, Any] = {}  # snapshot path -> policy, loaded once
         self.vs_scores: dict[str, list[float]] = {}  # opponent name -> recent training scores
         self.random_retired = False
@@ -403,7 +410,8 @@ class Trainer:
         games = int(ws["games"])
         with progress_bar(games, f"{ws['teacher']} games to clone", enabled=not quiet) as bar:
             return collect_demonstrations(self._probe, teacher, games, self.cfg["seed"] + 23,
-                                          self.cfg["learner_kinds"] or self.kinds, self.kinds, self.scale,
+                                          self.cfg["learner_kinds"] or self.kinds, self.kinds, self.input_scale,
+                                          columns=self.env_columns,
                                           gamma=self.cfg["ppo"]["gamma"], max_decisions=self.cfg["max_decisions"],
                                           progress=bar.update, opponent_classes=opponent_classes(self.cfg))
 
@@ -543,7 +551,7 @@ def make_vec_env(tr: Trainer, cfg: dict):
                           learner_kinds=cfg["learner_kinds"], max_decisions=cfg["max_decisions"],
                           auto_play_forced=bool(cfg["auto_play_forced"]),
                           scale_observations=bool(cfg["scale_observations"]), seed=cfg["seed"],
-                          opponent_classes=opponent_classes(cfg))
+                          opponent_classes=opponent_classes(cfg), obs_columns=tr.env_columns)
 
 
 def opponent_classes(cfg: dict) -> tuple[str, ...]:
@@ -569,7 +577,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     from spyenvs.experiments.nets import policy_kwargs_for
 
     policy_class, policy_kwargs = policy_kwargs_for(tr.env_id, tr._probe(), cfg["net"],
-                                                    critic_only_dims=venv.opponent_dims)
+                                                    critic_only_dims=venv.opponent_dims, env_columns=tr.env_columns)
     if cfg["fused_adam"]:
         from spyenvs.experiments.lean_sb3 import LeanAdam
 

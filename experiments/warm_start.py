@@ -38,14 +38,16 @@ def encode(obs: np.ndarray, kind_index: int, n_kinds: int, scale: tuple[np.ndarr
 def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, seed: int, learner_kinds: list[str],
                            kinds: list[str], scale, gamma: float = 0.997, max_decisions: int = 3000,
                            progress: Callable[[int], None] | None = None,
-                           opponent_classes: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+                           opponent_classes: tuple[str, ...] = (),
+                           columns: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Teacher decisions with more than one legal action in ``learner_kinds`` seats.
 
     Even games put the teacher in every seat; odd games put it in one learner seat
     (rotating) against random players. Returns arrays ``obs``, ``masks`` (bool),
     ``actions`` and ``returns`` (the seat's outcome discounted by its remaining
     decisions). With ``opponent_classes`` each row ends with the opponents' classes,
-    as the vectorised env writes them (the teacher's name, or ``random``)."""
+    as the vectorised env writes them (the teacher's name, or ``random``). ``columns``:
+    only these observation entries, as the env writes them (``scale`` is then theirs)."""
     g = make_game()
     rng = np.random.default_rng(seed)
     random_player = RandomPolicy(seed + 1)
@@ -72,7 +74,7 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
             a = int(players[p].act(obs, mask))
             if p in recorded and np.count_nonzero(mask) > 1:
                 kind = kinds.index(role_kind(g.roles[p]))
-                row = encode(obs, kind, len(kinds), scale)
+                row = encode(obs if columns is None else obs[columns], kind, len(kinds), scale)
                 obs_rows.append(np.concatenate([row, against]) if opponent_classes else row)
                 mask_rows.append(mask.astype(bool))
                 actions.append(a)

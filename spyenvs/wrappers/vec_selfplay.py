@@ -19,7 +19,7 @@ learner's role kinds; the terminal payoff as the only reward; truncation after
 * **One buffer.** Observations are written into preallocated ``(N, obs)`` arrays
   (two, alternating, since SB3 keeps the previous step's array while it stores it).
 
-The learner's row is the observation, the role-kind one-hot (several kinds only) and,
+The learner's row is the observation (with ``obs_columns``, only those entries), the role-kind one-hot (several kinds only) and,
 with ``opponent_classes``, which classes of opponent the episode plays
 (:func:`~spyenvs.wrappers.selfplay.opponent_class_bits`): the trainer hides that last
 part from the actor and gives it to the critic.
@@ -92,6 +92,7 @@ class VecSelfPlayEnv(VecEnv):
         scale_observations: bool = False,
         seed: int | None = None,
         opponent_classes: Sequence[str] = (),
+        obs_columns: Sequence[int] | None = None,
     ):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -111,7 +112,6 @@ class VecSelfPlayEnv(VecEnv):
         self.max_decisions = max_decisions
         self.mix_opponents = mix_opponents
         self.auto_play_forced = auto_play_forced
-        self.obs_size = g.observation_size
         self.role_dims = len(self.kinds) if len(self.kinds) > 1 else 0
         low, high = g.layout.bounds()
         # scaled: (obs - low) / (high - low), so raw counts up to 36 do not saturate a
@@ -120,6 +120,18 @@ class VecSelfPlayEnv(VecEnv):
         if scale_observations:
             self.scale = observation_scale(g.layout)
             low, high = np.zeros_like(low), np.where(high > low, 1.0, 0.0).astype(np.float32)
+        # only these entries of the observation reach the learner (the trainer passes
+        # Game.varying_inputs(): constant entries then never fill the rollout buffer)
+        self.obs_columns = None
+        if obs_columns is not None:
+            cols = np.asarray(obs_columns, np.int64)
+            if cols.ndim != 1 or cols.size == 0 or cols.min() < 0 or cols.max() >= g.observation_size:
+                raise ValueError(f"obs_columns must be a non-empty list of indices below {g.observation_size}")
+            self.obs_columns = cols
+            low, high = low[cols], high[cols]
+            if self.scale is not None:
+                self.scale = (self.scale[0][cols], self.scale[1][cols])
+        self.obs_size = g.observation_size if self.obs_columns is None else int(self.obs_columns.size)
         # after the role one-hot: which classes of opponent this episode plays (only when
         # opponent_classes is given; meant for the critic alone, see opponent_class_bits)
         self.opponent_classes = tuple(opponent_classes)
@@ -209,10 +221,13 @@ class VecSelfPlayEnv(VecEnv):
 
     def _write_obs(self, buf: np.ndarray, i: int, slot: _Slot) -> None:
         row = buf[i]
+        obs = slot.game.observe(slot.seat)
+        if self.obs_columns is not None:
+            obs = obs[self.obs_columns]
         if self.scale is None:
-            row[: self.obs_size] = slot.game.observe(slot.seat)
+            row[: self.obs_size] = obs
         else:
-            np.multiply(slot.game.observe(slot.seat) - self.scale[0], self.scale[1], out=row[: self.obs_size])
+            np.multiply(obs - self.scale[0], self.scale[1], out=row[: self.obs_size])
         if self.role_dims:
             row[self.obs_size:self.obs_size + self.role_dims] = 0.0
             row[self.obs_size + slot.kind_index] = 1.0

@@ -342,3 +342,50 @@ def test_lean_masked_distribution_equals_sb3_contribs():
         assert torch.allclose(ours.log_prob(actions), theirs.log_prob(actions), atol=1e-5)
         assert torch.allclose(ours.entropy(), theirs.entropy(), atol=1e-5)
     assert float(LeanMaskableCategorical(logits=logits, masks=masks).probs[~masks].max()) == 0.0
+
+
+def test_env_side_dropped_inputs_export_to_an_actor_reading_full_observations(game, observations):
+    from spyenvs.experiments.nets import env_columns_for
+    from spyenvs.experiments.train_selfplay import actor_weights
+
+    cols = env_columns_for(ENV, game, {"arch": "mlp"})
+    np.testing.assert_array_equal(cols, game.varying_inputs())
+    assert env_columns_for(ENV, game, {"arch": "mlp", "drop_constant_inputs": False}) is None
+    assert env_columns_for(ENV, game, {"arch": "board_cnn"}) is None
+    assert env_columns_for("unrest_v0", spyenvs.make_game("unrest_v0"), {"arch": "mlp"}) is None
+    torch.manual_seed(0)
+    cls, kw = policy_kwargs_for(ENV, game, {"arch": "mlp"}, env_columns=cols)
+    obs_space = gym.spaces.Box(-np.inf, np.inf, (cols.size + 2,), np.float32)
+    pol = cls(obs_space, gym.spaces.Discrete(game.num_actions), lambda _: 3e-4, **kw)
+    assert pol.mlp_extractor.policy_net[0].in_features == cols.size + 2
+    with torch.no_grad():
+        for p in pol.parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    rng = np.random.default_rng(1)
+    n = game.observation_size
+    scale = (rng.uniform(-0.5, 0.5, n).astype(np.float32), rng.uniform(0.5, 2.0, n).astype(np.float32))
+    full = _inputs(observations, scale)
+    compact = np.concatenate([full[:, cols], full[:, n:]], 1)
+    actor = TorchPolicy(actor_weights(pol, scale), _meta(game, {}))
+    got = actor.net.logits(np.stack([policy_input(o, k, 2) for o, k in zip(observations[0], observations[1])]))
+    np.testing.assert_allclose(_normalised(got), _normalised(_torch_logits(pol, compact)), atol=1e-4)
+
+
+def test_vec_env_writes_only_the_given_observation_columns(game):
+    from spyenvs.agents import RandomPolicy
+    from spyenvs.wrappers.selfplay import observation_scale
+    from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv
+
+    cols = game.varying_inputs()
+    whole = VecSelfPlayEnv(ENV, {}, [RandomPolicy(0)], num_envs=2, scale_observations=True, seed=4)
+    part = VecSelfPlayEnv(ENV, {}, [RandomPolicy(0)], num_envs=2, scale_observations=True, seed=4,
+                          obs_columns=cols)
+    assert part.observation_space.shape[0] == cols.size + 2
+    a, b = whole.reset(), part.reset()
+    np.testing.assert_array_equal(a[:, cols], b[:, : cols.size])
+    np.testing.assert_array_equal(a[:, game.observation_size:], b[:, cols.size:])
+    low, inv = observation_scale(game.layout)
+    slot = part.slots[0]
+    np.testing.assert_allclose(b[0, : cols.size], (slot.game.observe(slot.seat)[cols] - low[cols]) * inv[cols])
+    with pytest.raises(ValueError, match="obs_columns"):
+        VecSelfPlayEnv(ENV, {}, [RandomPolicy(0)], num_envs=1, obs_columns=[game.observation_size])
