@@ -49,11 +49,18 @@ KNOWN = R.KNOWN
 WIDTH = {R.CLS_A: D.NUM_AGENT_TYPES, R.CLS_M: 10}
 #: cached folds kept per (viewer, class) on one log
 FOLDS_KEPT = 4
+#: a mixture past this many components is given up (the caller falls back to the tag
+#: structure, sound but not exact); random games stay below 100 (see the report)
+MAX_COMPONENTS = 3000
 
 
 class Mismatch(Exception):
     """The log does not describe this state (its base was not exact, or the state was
     edited without restarting the log): the caller falls back to the tag structure."""
+
+
+class TooLarge(Exception):
+    """The mixture outgrew ``MAX_COMPONENTS``."""
 
 
 # ---------------------------------------------------------------------- helpers
@@ -358,6 +365,8 @@ def fold(mix, records, v, cls, N):
         total = sum(out.values())
         if not total > 0.0:
             raise Mismatch(f"no history explains {rec!r}")
+        if len(out) > MAX_COMPONENTS:
+            raise TooLarge(len(out))
         mix = {S: w / total for S, w in out.items()}
     return mix
 
@@ -365,7 +374,8 @@ def fold(mix, records, v, cls, N):
 def belief(g, v, cls):
     """v's mixture for one card class of state g (a dict {structure: weight}), or None
     when the log does not describe g for v (no log, or g is a resample for another
-    viewer: its other viewers' logs hold a different truth)."""
+    viewer: its other viewers' logs hold a different truth), or the mixture grew past
+    ``MAX_COMPONENTS`` (remembered on the log, so later states do not fold again)."""
     lg = getattr(g, "clog", None)
     if lg is None or g.clog_for not in (None, v):
         return None
@@ -376,6 +386,8 @@ def belief(g, v, cls):
     for e in entries:
         if e[0] <= n and (best is None or e[0] > best[0]):
             best = e
+    if best is not None and best[1] is None:
+        return None  # given up at or before this point of the log
     try:
         if best is None:
             start, mix = 0, {base_structure(lg.base[cls], v, g.N, WIDTH[cls]): 1.0}
@@ -386,5 +398,8 @@ def belief(g, v, cls):
             entries = [e for e in entries if e[0] != n][-(FOLDS_KEPT - 1):] + [(n, mix)]
             lg.folds[key] = entries
     except Mismatch:
+        return None
+    except TooLarge:
+        lg.folds[key] = entries[-(FOLDS_KEPT - 1):] + [(n, None)]
         return None
     return mix

@@ -244,7 +244,7 @@ def _beliefs(g, v):
         mix = B.belief(g, v, CLS[cls])
         if mix is None:
             if getattr(g, "clog", None) is not None and g.clog_for in (None, v):
-                STATS["mismatch"] += 1
+                STATS["mismatch"] += 1  # includes a mixture given up as too large
             return None
         prep = _prepared(mix)
         if not _matches(g, v, cls, prep):

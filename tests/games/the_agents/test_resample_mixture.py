@@ -34,19 +34,25 @@ SAMPLES = 1500
 VIEWER = 0
 
 
-def key(g, v):
-    """What v cannot see of the agent cards, by type: other hands and the deck order."""
-    return (tuple(tuple(sorted(c >> 1 for c in g.hand_a[q])) for q in range(g.N) if q != v),
-            tuple(c >> 1 for c in g.deck_a))
+def _zones(g, cls):
+    return (g.hand_a, g.deck_a, g.tag_a) if cls == "a" else (g.hand_m, g.deck_m, g.tag_m)
 
 
-def _pin(g, q, t, viewers):
+def key(g, v, cls="a"):
+    """What v cannot see of one card class, by type: other hands and the deck order."""
+    hands, deck, _tags = _zones(g, cls)
+    return (tuple(tuple(sorted(c >> 1 for c in hands[q])) for q in range(g.N) if q != v),
+            tuple(c >> 1 for c in deck))
+
+
+def _pin(g, q, t, viewers, cls="a"):
     """Pin one of q's cards of type t for ``viewers`` (as a public entry would, C49 rule
     1) and make the result the log's base."""
-    x = next(c for c in g.hand_a[q] if c >> 1 == t)
+    hands, _deck, tags = _zones(g, cls)
+    x = next(c for c in hands[q] if c >> 1 == t)
     for v in viewers:
-        g.tag_a[v][x] = R.KNOWN
-    g.cv = next(R.VERSIONS)
+        tags[v][x] = R.KNOWN
+    g.cv = g.mv = next(R.VERSIONS)
     restart_log(g)
 
 
@@ -63,6 +69,17 @@ def transfer_between_others(then_play=False):
              agent(M)]  # the hidden pick: P1's pinned Marksman
     if then_play:
         moves += [STEP["PLAY_FACTION_AGENT"], agent(M)]
+    return start, moves
+
+
+def transfer_then_faction_choice():
+    """N=3. As ``transfer_between_others``, but the hidden cards are Gunner, Recruiter and
+    the other Marksman, and P2 then chooses PLAY_FACTION_AGENT: the pending card choice
+    tells P0 that P2 holds a faction agent (the taken card or its own hidden one)."""
+    start = arrange(3, hands={1: [M, GU], 2: [IT, RE]}, deck_a=[M], dump=0, ip=[5, 5, 5], active=2)
+    _pin(start, 1, M, (0, 2))
+    moves = [STEP["PLAY_FREE_AGENT"], agent(IT), seat(1), ori(0), seat(2), agent(M),
+             STEP["PLAY_FACTION_AGENT"]]
     return start, moves
 
 
@@ -114,20 +131,73 @@ def moral_high_ground_reveal():
     return start, moves
 
 
+BB, CF, MD, SU = D.BLOODBATH, D.CHOSEN_FEW, D.MAN_DOWN, D.STAND_UNITED
+
+
+def strategist_between_others_then_attach():
+    """N=3, missions. P1 holds a Bloodbath pinned for everyone and one hidden mission; P2
+    holds one hidden mission. P2's Strategist steals a random mission of P1's hand (P0
+    does not see which), then P2 publicly attaches a Bloodbath: the stolen one, or its
+    own hidden mission (the other Bloodbath is hidden from P0 too)."""
+    start = arrange(3, fac={2: [(AS, 2)]}, hands={2: [ST]}, missions={1: [BB, CF], 2: [MD]},
+                    deck_m=[BB, SU], dump=0, ip=[5, 5, 5], active=2)
+    _pin(start, 1, BB, (0, 2), cls="m")
+    start.rng = _FixedPick(0)  # the true steal takes P1's first mission: the pinned Bloodbath
+    moves = [STEP["PLAY_FREE_AGENT"], agent(ST), seat(2), ori(0),  # P2 executes, P1 target
+             R.A_RANDOM, STEP["ATTACH"], R.A_MISSION + BB]
+    return start, moves
+
+
+def own_strategist_steal():
+    """N=2, missions. P1 holds a Bloodbath pinned for P0 and one hidden mission; P0's
+    Strategist steals a random one and P0 sees a Bloodbath: the pinned one, or the hidden
+    one if it was the other Bloodbath (then the pinned one is still in P1's hand)."""
+    start = arrange(2, hands={0: [ST]}, missions={1: [BB, CF]}, deck_m=[BB, SU], dump=0,
+                    ip=[5, 5])
+    _pin(start, 1, BB, (0,), cls="m")
+    start.rng = _FixedPick(0)  # the steal draws P1's first mission: the pinned Bloodbath
+    moves = [STEP["PLAY_FREE_AGENT"], agent(ST), seat(1), ori(0), R.A_RANDOM]
+    return start, moves
+
+
+class _FixedPick:
+    """A stand-in RNG for a scenario's true history: ``integers`` returns ``k``."""
+
+    bit_generator = np.random.PCG64(0)
+
+    def __init__(self, k):
+        self.k = k
+
+    def integers(self, n):
+        return self.k
+
+
 SCENARIOS = {
     "transfer": (transfer_between_others, {}),
     "transfer_then_public_play": (transfer_between_others, {"then_play": True}),
+    "transfer_then_faction_choice": (transfer_then_faction_choice, {}),
     "reshuffle_then_public_play": (reshuffle_then_public_play, {}),
     "own_tracker_then_public_play": (own_tracker_then_public_play, {}),
     "own_interrogator_then_public_play": (own_interrogator_then_public_play, {}),
     "moral_high_ground_reveal": (moral_high_ground_reveal, {}),
+    "strategist_between_others_then_attach": (strategist_between_others_then_attach, {}),
+    "own_strategist_steal": (own_strategist_steal, {}),
 }
+#: the card class each scenario's statistic reads
+CLASS = {"strategist_between_others_then_attach": "m", "own_strategist_steal": "m"}
+
+
+def _true_clone(start):
+    g = start.clone()
+    if isinstance(start.rng, _FixedPick):
+        g.rng = start.rng  # clone() copies a real generator only
+    return g
 
 
 def build(name):
     fn, kw = SCENARIOS[name]
     start, moves = fn(**kw)
-    truth = start.clone()
+    truth = _true_clone(start)
     for a in moves:
         truth.step(a)
         truth.check_invariants()
@@ -165,30 +235,33 @@ class ScriptRng:
         return self._next(list(range(n)), 1 / n)
 
 
-def _deals(start, v):
-    """Every deal of the hidden agent cards within v's pools, each equally likely."""
+def _deals(start, v, cls):
+    """Every deal of one class's hidden cards within v's pools, each equally likely."""
+    hands, deck, tags = _zones(start, cls)
     slots, cards = [], []
     for q in range(start.N):
         if q != v:
-            for i, c in enumerate(start.hand_a[q]):
-                if start.tag_a[v][c] != R.KNOWN:
+            for i, c in enumerate(hands[q]):
+                if tags[v][c] != R.KNOWN:
                     slots.append((q, i))
                     cards.append(c)
-    for i, c in enumerate(start.deck_a):
+    for i, c in enumerate(deck):
         slots.append((-1, i))
         cards.append(c)
     pools = {}
     for k, c in enumerate(cards):
-        pools.setdefault(start.tag_a[v][c], []).append(k)
+        pools.setdefault(tags[v][c], []).append(k)
     groups = list(pools.values())
     for perms in product(*(permutations(ks) for ks in groups)):
         w = start.clone()
+        w_hands, w_deck, _t = _zones(w, cls)
         for ks, perm in zip(groups, perms):
             for k, j in zip(ks, perm):
                 q, i = slots[k]
-                (w.deck_a if q < 0 else w.hand_a[q])[i] = cards[j]
+                (w_deck if q < 0 else w_hands[q])[i] = cards[j]
         w.cnt_a = [[sum(1 for c in h if c >> 1 == t) for t in range(D.NUM_AGENT_TYPES)] for h in w.hand_a]
-        w.cv = next(R.VERSIONS)
+        w.cnt_m = [[sum(1 for c in h if c >> 1 == t) for t in range(10)] for h in w.hand_m]
+        w.cv = w.mv = next(R.VERSIONS)
         w.legal = w._legal_now()
         w._set_mask()
         yield w
@@ -196,9 +269,10 @@ def _deals(start, v):
 
 #: decisions whose choice is a public exit of a hand card of the chosen type
 _EXITS = {R.D_PFA_CARD, R.D_PFR_CARD}
+_MISSION_EXITS = {R.D_ATT_M, R.D_SWAPM}
 
 
-def exact_distribution(start, moves, truth, v):
+def exact_distribution(start, moves, truth, v, cls="a"):
     """P(hidden agent state | everything v saw) under ``belief``'s model: each deal of the
     start state equally likely, every chance event uniform, another player's hidden pick
     (Interrogator card, Tracker card) a uniform card of its source; another player's
@@ -208,7 +282,7 @@ def exact_distribution(start, moves, truth, v):
     and v's observation after every step is the one v had; the pending decision must
     stay possible (as v sees it) at the end."""
     views, legals = [], []
-    replay = start.clone()
+    replay = _true_clone(start)
     for a in moves:
         legals.append((replay.decider, replay.decision, list(replay.legal)))
         replay.step(a)
@@ -233,6 +307,8 @@ def exact_distribution(start, moves, truth, v):
                     a = R.A_AGENT + (deck[w.rng._next(list(range(len(deck))), 1 / len(deck))] >> 1)
                 elif d in _EXITS:
                     weight *= w.cnt_a[p][a - R.A_AGENT]
+                elif d in _MISSION_EXITS and R.A_MISSION <= a < R.A_FSLOT:
+                    weight *= w.cnt_m[p][a - R.A_MISSION]
                 elif d == R.D_MHG and a > R.A_COUNT:
                     weight *= comb(w.cnt_a[p][D.MHG_ELIGIBLE[w.stack[-1][2]]], a - R.A_COUNT)
             if a not in w.legal:
@@ -243,7 +319,7 @@ def exact_distribution(start, moves, truth, v):
         legal = w._legal_now()
         if not legal or (w.decider == v and legal != truth.legal):
             return None, 0.0
-        return key(w, v), weight
+        return key(w, v, cls), weight
 
     def explore(deal, script, weight):
         try:
@@ -255,7 +331,7 @@ def exact_distribution(start, moves, truth, v):
         if k is not None and f > 0:
             out[k] = out.get(k, 0.0) + weight * f
 
-    deals = list(_deals(start, v))
+    deals = list(_deals(start, v, cls))
     for deal in deals:
         explore(deal, [], 1.0 / len(deals))
     total = sum(out.values())
@@ -287,21 +363,23 @@ def matches(sample, exact, n):
 
 
 _EXACT = {}
+PATHS = {"default": {}, "enumeration": {"tries": 0}, "rejection_only": {"tries": 0, "budget": 0}}
 
 
 def exact_for(name):
     if name not in _EXACT:
         start, moves, truth = build(name)
-        _EXACT[name] = (truth, exact_distribution(start, moves, truth, VIEWER))
+        _EXACT[name] = (truth, exact_distribution(start, moves, truth, VIEWER, CLASS.get(name, "a")))
     return _EXACT[name]
 
 
-def _check_mixture_sampler(name, seed):
+def _check_mixture_sampler(name, seed, **kw):
     truth, exact = exact_for(name)
+    cls = CLASS.get(name, "a")
     assert 2 <= len(exact) <= 26
-    assert tv(exact, {key(truth, VIEWER): 1.0}) > 3 * TV_BOUND
+    assert tv(exact, {key(truth, VIEWER, cls): 1.0}) > 3 * TV_BOUND
     served = RS.STATS["log"]
-    sample = sampled(lambda rng: key(RS.resample_hidden(truth, VIEWER, rng), VIEWER), SAMPLES, seed)
+    sample = sampled(lambda rng: key(RS.resample_hidden(truth, VIEWER, rng, **kw), VIEWER, cls), SAMPLES, seed)
     assert RS.STATS["log"] == served + SAMPLES, "the log did not serve every call"
     assert set(sample) <= set(exact), f"inconsistent states sampled: {set(sample) - set(exact)}"
     assert tv(sample, exact) < TV_BOUND, (sample, exact)
@@ -314,6 +392,15 @@ def test_6_1_hidden_transfer_between_others_matches_enumeration(name):
     _check_mixture_sampler(name, seed=3)
 
 
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_6_1_hidden_transfer_then_a_constraining_choice_matches_enumeration(path):
+    # rejection, the (component, table) enumeration, and unbounded rejection all give
+    # the exact constrained posterior
+    truth, exact = exact_for("transfer_then_faction_choice")
+    assert len(exact) >= 3
+    _check_mixture_sampler("transfer_then_faction_choice", seed=13, **PATHS[path])
+
+
 def test_6_1_mixed_pool_public_play_after_reshuffle_matches_enumeration():
     _check_mixture_sampler("reshuffle_then_public_play", seed=4)
 
@@ -324,6 +411,11 @@ def test_6_1_public_play_after_own_tracker_search_matches_enumeration():
 
 def test_6_1_public_play_after_own_interrogator_view_matches_enumeration():
     _check_mixture_sampler("own_interrogator_then_public_play", seed=7)
+
+
+@pytest.mark.parametrize("name", ["strategist_between_others_then_attach", "own_strategist_steal"])
+def test_6_1_strategist_steal_from_hand_matches_enumeration(name):
+    _check_mixture_sampler(name, seed=10)
 
 
 def test_8_10_moral_high_ground_reveal_matches_enumeration():
@@ -341,10 +433,11 @@ def test_6_1_the_statistic_catches_the_tag_sampler_and_the_truth(name):
     # the pool-tag sampler alone (main's resample before the log) and a sampler that
     # returns the truth both fail the bound the mixture sampler passes
     truth, exact = exact_for(name)
+    cls = CLASS.get(name, "a")
     n = SAMPLES
-    tags_only = sampled(lambda rng: key(RS.tag_resample(truth, VIEWER, rng), VIEWER), n, 5)
+    tags_only = sampled(lambda rng: key(RS.tag_resample(truth, VIEWER, rng), VIEWER, cls), n, 5)
     assert not matches(tags_only, exact, n)
-    assert not matches({key(truth, VIEWER): 1.0}, exact, n)
+    assert not matches({key(truth, VIEWER, cls): 1.0}, exact, n)
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
@@ -438,3 +531,44 @@ def test_6_1_log_is_shared_by_clones_and_forks_on_write():
     c.step(STEP["BUY_AGENT_DECK"])
     assert c.clog is not g.clog and len(c.clog.records) == len(g.clog.records) == 1
     assert c.clog_n == g.clog_n == 1
+
+
+def test_6_1_a_mixture_past_its_cap_falls_back_to_the_tags(monkeypatch):
+    # past MAX_COMPONENTS the fold is given up (remembered on the log) and the resample
+    # uses the tag structure: sound (the view is kept), no longer exact
+    _start, _moves, truth = build("transfer_then_public_play")
+    g = truth.clone()
+    g.clog = g.clog.fork(g.clog_n)  # no cached folds
+    g.clog.folds.clear()
+    monkeypatch.setattr(B, "MAX_COMPONENTS", 1)
+    assert B.belief(g, 0, R.CLS_A) is None
+    assert g.clog.folds[(0, R.CLS_A)][-1] == (g.clog_n, None)
+    tags = RS.STATS["tags"]
+    s = RS.resample_hidden(g, 0, np.random.default_rng(0))
+    assert RS.STATS["tags"] == tags + 1 and s.clog_for == -1
+    assert np.array_equal(s.observe(0), g.observe(0))
+
+
+@pytest.mark.parametrize("name", ["reshuffle_then_public_play", "transfer_then_public_play"])
+def test_6_1_table_probabilities_of_each_component_sum_to_one(name):
+    # the enumeration weighs a (component, table) pair by the component's weight times
+    # the table's share of the component's deals: those shares must sum to one
+    _start, _moves, truth = build(name)
+    mix = B.belief(truth, 0, R.CLS_A)
+    assert len(mix) >= 2
+    for S in mix:
+        tables, logp = RS._component_tables(S, 0, truth.N, RS.AGENT_CLASS, RS.N_AGENT_CLASSES, 10_000)
+        assert sum(np.exp(logp)) == pytest.approx(1.0)
+
+
+def test_6_1_enumerated_resample_of_a_mixture_keeps_the_pending_decision():
+    # the enumeration path (no rejection tries) on a mixed state where another player
+    # decides: every sample keeps that decision possible and v's view
+    _start, _moves, truth = build("transfer_then_public_play")
+    rng = np.random.default_rng(4)
+    exact = exact_for("transfer_then_public_play")[1]
+    sample = sampled(lambda r: key(RS.resample_hidden(truth, 0, r, tries=0), 0), 600, 12)
+    assert set(sample) <= set(exact)
+    for _ in range(20):
+        s = RS.resample_hidden(truth, 0, rng, tries=0)
+        assert s._legal_now() and np.array_equal(s.observe(0), truth.observe(0))
