@@ -572,3 +572,18 @@ def test_6_1_enumerated_resample_of_a_mixture_keeps_the_pending_decision():
     for _ in range(20):
         s = RS.resample_hidden(truth, 0, rng, tries=0)
         assert s._legal_now() and np.array_equal(s.observe(0), truth.observe(0))
+
+
+def test_6_1_card_log_survives_pickling_without_its_cache():
+    # states travel between processes: the log (base and records) is pickled, its fold
+    # cache is not, and the unpickled state is served from the log again
+    import pickle
+
+    _start, _moves, truth = build("reshuffle_then_public_play")
+    assert B.belief(truth, 0, R.CLS_A) is not None and truth.clog.folds
+    back = pickle.loads(pickle.dumps(truth))
+    assert back.clog.records == truth.clog.records and not back.clog.folds
+    assert B.belief(back, 0, R.CLS_A) == B.belief(truth, 0, R.CLS_A)
+    served = RS.STATS["log"]
+    s = RS.resample_hidden(back, 0, np.random.default_rng(1))
+    assert RS.STATS["log"] == served + 1 and np.array_equal(s.observe(0), truth.observe(0))
