@@ -19,7 +19,8 @@ from .render import action_label, private_move_label, render_text
 _STATIC = ("N", "nf", "cap", "members", "own", "other_fac", "mindex", "n_mtypes", "n_missions",
            "n_agents", "immediate", "encoder")
 _SCALARS = ("next_pool", "start", "active", "turns", "turn_decisions", "barred", "mhg_revealed",
-            "over", "truncated", "decision", "decider", "_mask", "bv", "cv", "av", "mv")
+            "over", "truncated", "decision", "decider", "_mask", "bv", "cv", "av", "mv",
+            "clog", "clog_n", "clog_for")  # the card-event log is shared, copy on write
 
 
 #: legal masks by their legal-action tuple (read-only arrays shared by all states)

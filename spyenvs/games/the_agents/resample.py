@@ -1,57 +1,68 @@
 """Hidden-state resampling for The Agents (rules file 6.1, C50): what a viewer cannot
-see, re-dealt uniformly among the deals consistent with what it knows.
+see, re-dealt from the exact posterior of the viewer's view of the history.
 
-What the viewer knows is held in its knowledge tags (``rules``: one tag per card id,
-``KNOWN`` or the id of an exchangeable pool). A *deal* assigns the viewer's hidden
-cards (other players' unpinned hand cards and both decks, per card class) to the
-hidden slots, each card staying inside its pool; decks are ordered, hands are not.
-The deals consistent with the viewer's view are those pool deals that also keep the
-pending decision possible: when the viewer decides, its legal set is unchanged (it
-sees it); when another player decides, that decision has at least one option (the
-viewer sees that it is pending). ``resample_hidden`` returns a clone holding one of
-them, chosen uniformly (every card-id deal equally likely), and never the truth as a
-shortcut:
+**Target.** The posterior of ``belief`` (its docstring states the model: every hidden
+card id equally likely to be the one an event exposes or moves; other players' choices
+carry no other evidence, C50), conditioned on the pending decision staying possible as
+the viewer sees it: when the viewer decides, its legal set is unchanged; when another
+player decides, that decision has at least one option.
 
-1. Rejection: a uniform pool deal is drawn and kept if consistent (up to
-   ``REJECTION_TRIES`` times). Accepted draws are uniform over the consistent deals.
-2. Exact enumeration, when those tries fail (a rare constraint, as in issue 14's
-   repro): the consistency test reads other players' hands only through counts of
-   acceptance-equivalent card classes (``AGENT_CLASS``: all faction agents are one
-   class, each Free Agent type its own; missions by type, and only for an ATTACH
-   choice of another player: every other legality test reads mission counts only).
-   So every table "how many cards of each class each hidden hand holds, per pool"
-   is consistent or not as a whole. The tables are enumerated, each one tested on a
-   deal drawn inside it, and one consistent table is chosen with probability
-   proportional to its number of card-id deals, prod over pools and classes of
-   ``avail! / (prod_hands n! * deck_n!)``; a deal uniform inside it follows.
-3. More tables than ``ENUMERATION_BUDGET``: rejection goes on without a bound. It
-   stays exact (the true deal is consistent, so it ends with probability 1).
+**Method.** ``belief`` folds the state's card-event log into a weighted mixture of pool
+structures for each card class (agents, missions). A *deal* of a structure puts its
+known cards in their hands (the viewer's pinned cards stay where they are) and deals
+each pool's cards uniformly into its slots (hands unordered, the deck ordered, random
+order, never sorted); card ids are then given to the dealt types at random. Exact
+under that posterior, never the truth as a shortcut:
 
-The consistent tables of a state are cached by content (ISMCTS re-samples one root
-many times); a state found there skips step 1. Which step runs depends on the state
-only, never on a random draw, so the result stays uniform.
+1. Rejection: a component is drawn by weight per class and dealt; the clone is kept if
+   consistent (up to ``REJECTION_TRIES`` times).
+2. Enumeration, when those tries fail: the consistency test reads other players' hands
+   only through counts of acceptance-equivalent card classes (``AGENT_CLASS``: all
+   faction agents one class, each Free Agent type its own; missions by type, and only
+   for another player's ATTACH choice: every other legality test reads mission counts
+   only). So every (component, table) pair, a table being "how many cards of each class
+   each hidden hand holds, per pool", is consistent or not as a whole. The pairs are
+   enumerated, each tested on one deal inside it, and a consistent pair is chosen with
+   probability component weight x the table's share of that component's deals; a deal
+   uniform inside it follows. The other class is dealt from its mixture freely.
+3. More pairs than ``ENUMERATION_BUDGET``: rejection goes on without a bound (exact; the
+   true deal is consistent, so it ends with probability 1).
 
-Other viewers' knowledge tags follow the slots (the card now in a slot takes the
-tags its previous card had), so every seat's knowledge stays coherent in the clone.
+Which step runs depends on the state only (the consistent pairs are cached by content),
+never on a random draw, so the result stays exact.
+
+**The clone's knowledge.** Every viewer's knowledge tags follow the slots (the card now
+in a slot takes the tags its previous card had), so every seat's pins stay coherent in
+the clone. The clone keeps the viewer's log (its view is identical), but its other
+viewers' logs describe the original's truth, so it is marked (``clog_for``): a later
+resample of it for another viewer uses that viewer's tag structure instead
+(``tag_resample``, main's sampler before the log: exact while the tags are, sound
+always: pins, conservation and the pending decision hold). A state whose log does not
+describe it (edited without ``_start_log``) falls back the same way (``STATS``).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from math import lgamma
 
 import numpy as np
 
+from . import belief as B
 from . import data as D
 from . import rules as R
 
 KNOWN = R.KNOWN
 REJECTION_TRIES = 12
 ENUMERATION_BUDGET = 3000
+#: how each call was served: "log" (the exact mixture), "tags" (the tag structure)
+STATS = {"log": 0, "tags": 0, "mismatch": 0}
 
 #: acceptance-equivalent agent classes: 0 = any faction agent, 1.. = each Free Agent type
 AGENT_CLASS = tuple(0 if D.IS_FACTION[t] else 1 + D.FREE_TYPES.index(t) for t in range(D.NUM_AGENT_TYPES))
 N_AGENT_CLASSES = 1 + len(D.FREE_TYPES)
 MISSION_CLASS = tuple(range(D.NUM_MISSION_TYPES_MAX))
+CLS = {"a": R.CLS_A, "m": R.CLS_M}
 
 
 def hidden_key(g, viewer):
@@ -102,9 +113,380 @@ def _write(g, cls, slots, old, new):
             tw[x] = t
 
 
+def _recount(g):
+    g.cv = next(R.VERSIONS)
+    g.mv = next(R.VERSIONS)
+    for q in range(g.N):
+        ca = [0] * D.NUM_AGENT_TYPES
+        for c in g.hand_a[q]:
+            ca[c >> 1] += 1
+        g.cnt_a[q] = ca
+        cm = [0] * 10
+        for c in g.hand_m[q]:
+            cm[c >> 1] += 1
+        g.cnt_m[q] = cm
+
+
+def _consistent(new, v, decider, want):
+    """Whether the pending decision is still possible as v sees it; on success the
+    clone's cached options and mask are refreshed."""
+    legal = new._legal_now()
+    if not legal or (decider == v and legal != want):
+        return False
+    new.legal = legal
+    new._set_mask()
+    return True
+
+
+def resample_hidden(g, viewer, rng, tries=REJECTION_TRIES, budget=ENUMERATION_BUDGET):
+    """6.1: a clone with everything hidden from ``viewer`` re-dealt from the exact
+    posterior of its view (module docstring)."""
+    mixes = _beliefs(g, viewer)
+    if mixes is None:
+        STATS["tags"] += 1
+        new = tag_resample(g, viewer, rng, tries, budget)
+        if getattr(new, "clog", None) is not None:
+            new.clog_for = -1  # no viewer's log describes it any more
+        return new
+    STATS["log"] += 1
+    new = _mixture_resample(g, viewer, rng, mixes, tries, budget)
+    new.clog_for = viewer
+    return new
+
+
+# ------------------------------------------------------------ the mixture
+class _Prepared:
+    """One class's mixture, ready to sample: components, cumulative weights, and the
+    consistent (component, table) pairs enumerated per state content."""
+
+    __slots__ = ("mix", "comps", "cum", "tables")
+
+    def __init__(self, mix):
+        self.mix = mix  # keeps the dict alive: _PREPARED is keyed by its id
+        self.comps = list(mix)
+        self.cum = np.cumsum([mix[S] for S in self.comps]).tolist()
+        self.tables = {}
+
+    def draw(self, rng):
+        x = rng.random() * self.cum[-1]
+        return self.comps[min(bisect_right(self.cum, x), len(self.comps) - 1)]
+
+
+_PREPARED: dict = {}
+
+
+def _prepared(mix):
+    got = _PREPARED.get(id(mix))
+    if got is None or got.mix is not mix:
+        if len(_PREPARED) > 512:
+            _PREPARED.clear()
+        got = _PREPARED[id(mix)] = _Prepared(mix)
+    return got
+
+
+def _pins(g, v, cls):
+    """Per seat q != v: counts by type of q's cards pinned for v (K_v(q))."""
+    hands, tags, _deck = _zones(g, cls)
+    tv = tags[v]
+    width = B.WIDTH[CLS[cls]]
+    out = {}
+    for q in range(g.N):
+        if q != v:
+            row = [0] * width
+            for c in hands[q]:
+                if tv[c] == KNOWN:
+                    row[c >> 1] += 1
+            out[q] = row
+    return out
+
+
+def _matches(g, v, cls, prep):
+    """Whether every component fits the state: hand and deck sizes, the pins inside the
+    known cards, and the hidden cards' types."""
+    hands, tags, deck = _zones(g, cls)
+    N = g.N
+    pins = _pins(g, v, cls)
+    width = B.WIDTH[CLS[cls]]
+    hidden = [0] * width
+    for q in range(N):
+        if q != v:
+            for c in hands[q]:
+                hidden[c >> 1] += 1
+    for c in deck:
+        hidden[c >> 1] += 1
+    for S in prep.comps:
+        kn, pools = S
+        if sum(s[N] for s, _t in pools) != len(deck):
+            return False
+        total = [0] * width
+        for q in range(N):
+            if q == v:
+                continue
+            if B.hand_size(S, q) != len(hands[q]):
+                return False
+            k, p = kn[q], pins[q]
+            for t in range(width):
+                if k[t] < p[t]:
+                    return False
+                total[t] += k[t]
+        for _s, ty in pools:
+            for t in range(width):
+                total[t] += ty[t]
+        if total != hidden:
+            return False
+    return True
+
+
+def _beliefs(g, v):
+    """{"a": prepared, "m": prepared} for v, or None when the log does not serve."""
+    out = {}
+    for cls in ("a", "m"):
+        mix = B.belief(g, v, CLS[cls])
+        if mix is None:
+            if getattr(g, "clog", None) is not None and g.clog_for in (None, v):
+                STATS["mismatch"] += 1  # includes a mixture given up as too large
+            return None
+        prep = _prepared(mix)
+        if not _matches(g, v, cls, prep):
+            STATS["mismatch"] += 1
+            return None
+        out[cls] = prep
+    return out
+
+
+def _deal_component(g, v, cls, S, rng, table=None):
+    """Write into ``g`` (a clone) a deal of structure S: uniform among all its deals,
+    or with ``table`` (class counts per (pool, seat) cell, ``_cells``) uniform among
+    the deals with those counts. The viewer's pinned cards stay in place."""
+    hands, tags, deck = _zones(g, cls)
+    N = g.N
+    kn, pools = S
+    width = len(kn[0])
+    pins = _pins(g, v, cls)
+    want = [[] for _ in range(N + 1)]  # types per location (N: the deck)
+    for q in range(N):
+        if q != v:
+            k, p = kn[q], pins[q]
+            for t in range(width):
+                if k[t] > p[t]:
+                    want[q].extend([t] * (k[t] - p[t]))
+    if table is None:
+        for s, ty in pools:
+            cards = [t for t in range(width) for _ in range(ty[t])]
+            perm = rng.permutation(len(cards)).tolist()
+            pos = 0
+            for loc in range(N + 1):
+                n = s[loc]
+                if n:
+                    want[loc].extend(cards[j] for j in perm[pos:pos + n])
+                    pos += n
+    else:
+        klass = AGENT_CLASS if cls == "a" else MISSION_CLASS
+        counts = dict(zip(_cells(S, v, N), table))
+        for i, (s, ty) in enumerate(pools):
+            by_class = {}
+            for t in range(width):
+                if ty[t]:
+                    by_class.setdefault(klass[t], []).extend([t] * ty[t])
+            for k, cards in by_class.items():
+                order = [cards[j] for j in rng.permutation(len(cards)).tolist()]
+                pos = 0
+                for q in range(N):
+                    if q != v and s[q]:
+                        n = counts[(i, q)][k]
+                        want[q].extend(order[pos:pos + n])
+                        pos += n
+                want[N].extend(order[pos:])
+    slots, locs, old = _hidden_slots(g, v, cls)
+    ids = {}
+    for c in old:
+        ids.setdefault(c >> 1, []).append(c)
+    for t, lst in ids.items():
+        if len(lst) > 1:
+            ids[t] = [lst[j] for j in rng.permutation(len(lst)).tolist()]
+    for loc in range(N + 1):
+        w = want[loc]
+        if len(w) > 1:
+            want[loc] = [w[j] for j in rng.permutation(len(w)).tolist()]
+    new = []
+    for loc in locs:
+        t = want[N if loc < 0 else loc].pop()
+        new.append(ids[t].pop())
+    _write(g, cls, slots, old, new)
+
+
+def _deal_both(g, v, mixes, rng, fixed=None):
+    for cls in ("a", "m"):
+        if fixed is not None and fixed[0] == cls:
+            _deal_component(g, v, cls, fixed[1], rng, fixed[2])
+        else:
+            _deal_component(g, v, cls, mixes[cls].draw(rng), rng)
+    _recount(g)
+
+
+def _mixture_resample(g, v, rng, mixes, tries, budget):
+    if g.over:
+        new = g.clone()
+        _deal_both(new, v, mixes, rng)
+        new.rng = np.random.default_rng(rng.integers(2**63))
+        return new
+    decider = g.decider
+    want = list(g.legal)
+    cls = _enumerated_class(g, v)
+    key = _content_key(g, v, budget)
+    new = None
+    if key in mixes[cls].tables:
+        tries = 0  # this state was enumerated before: sample its pairs at once
+    for _ in range(tries):
+        cand = g.clone()
+        _deal_both(cand, v, mixes, rng)
+        if _consistent(cand, v, decider, want):
+            new = cand
+            break
+    if new is None:
+        found = _consistent_pairs(g, v, mixes, cls, decider, want, budget, key, rng)
+        if found is not None:
+            pairs, prob = found
+            S, table = pairs[int(rng.choice(len(pairs), p=prob))]
+            new = g.clone()
+            _deal_both(new, v, mixes, rng, fixed=(cls, S, table))
+            if not _consistent(new, v, decider, want):
+                raise AssertionError("class counts did not decide consistency")
+    while new is None:
+        cand = g.clone()
+        _deal_both(cand, v, mixes, rng)
+        if _consistent(cand, v, decider, want):
+            new = cand
+    new.rng = np.random.default_rng(rng.integers(2**63))
+    return new
+
+
+# ------------------------------------------------------------ enumeration
+def _enumerated_class(g, v):
+    # only another player's ATTACH choice reads hidden mission types (8.2a); every other
+    # legality test reads other players' missions by count, so then agents are enumerated
+    return "m" if (g.decision == R.D_ATT_M and g.decider != v) else "a"
+
+
+def _cells(S, v, N):
+    """The enumerated cells of a structure: (pool index, seat) with hand slots there;
+    each pool's deck part takes the rest."""
+    return [(i, q) for i, (s, _t) in enumerate(S[1]) for q in range(N) if q != v and s[q]]
+
+
+def _class_avail(ty, klass, nk):
+    out = [0] * nk
+    for t, n in enumerate(ty):
+        if n:
+            out[klass[t]] += n
+    return out
+
+
+def _component_tables(S, v, N, klass, nk, budget):
+    """(tables, log-probabilities within S) of every class-count table of S, or None
+    past ``budget``."""
+    pools = S[1]
+    cells = _cells(S, v, N)
+    avail = [_class_avail(ty, klass, nk) for _s, ty in pools]
+    left = [list(a) for a in avail]
+    out = []
+    cur = []
+
+    def rec(j):
+        if len(out) > budget:
+            return
+        if j == len(cells):
+            out.append(tuple(cur))
+            return
+        i, q = cells[j]
+        caps = left[i]
+        for n in B.compositions(pools[i][0][q], caps):
+            for k in range(nk):
+                caps[k] -= n[k]
+            cur.append(n)
+            rec(j + 1)
+            cur.pop()
+            for k in range(nk):
+                caps[k] += n[k]
+
+    rec(0)
+    if len(out) > budget:
+        return None
+    # P(table | S): per pool, prod over cells (deck included) of size! / |P|!, times
+    # prod over classes of avail! / prod over cells of n!
+    const = 0.0
+    for (s, ty), a in zip(pools, avail):
+        const += sum(lgamma(x + 1) for x in s) - lgamma(sum(ty) + 1)
+        const += sum(lgamma(x + 1) for x in a)
+    logp = []
+    for table in out:
+        used = [[0] * nk for _ in pools]
+        w = const
+        for (i, _q), n in zip(cells, table):
+            u = used[i]
+            for k in range(nk):
+                if n[k]:
+                    w -= lgamma(n[k] + 1)
+                    u[k] += n[k]
+        for i, a in enumerate(avail):
+            for k in range(nk):
+                w -= lgamma(a[k] - used[i][k] + 1)
+        logp.append(w)
+    return out, logp
+
+
+def _content_key(g, v, budget):
+    """Equal keys mean equal content: the version stamps cover cards, tags, board,
+    attached missions and IP; the rest of what legality reads is listed."""
+    return (v, budget, g.bv, g.cv, g.av, g.mv, g.decision, g.decider, g.barred, g.active,
+            tuple(tuple(fr) for fr in g.stack), tuple(tuple(e) for e in g.transit))
+
+
+def _consistent_pairs(g, v, mixes, cls, decider, want, budget, key, rng):
+    """(pairs, probabilities) of the consistent (component, table) pairs of the
+    enumerated class, or None past ``budget`` (cached on the prepared mixture)."""
+    prep = mixes[cls]
+    if key in prep.tables:
+        return prep.tables[key]
+    klass, nk = (AGENT_CLASS, N_AGENT_CLASSES) if cls == "a" else (MISSION_CLASS, len(MISSION_CLASS))
+    out = None
+    per = []
+    left = budget
+    for S in prep.comps:
+        got = _component_tables(S, v, g.N, klass, nk, left)
+        if got is None:
+            per = None
+            break
+        per.append(got)
+        left -= len(got[0])
+        if left < 0:
+            per = None
+            break
+    if per is not None:
+        pairs, logw = [], []
+        for S, (tables, logp) in zip(prep.comps, per):
+            lw = np.log(prep.mix[S])
+            for table, lp in zip(tables, logp):
+                cand = g.clone()
+                _deal_component(cand, v, cls, S, rng, table)
+                _recount(cand)
+                if _consistent(cand, v, decider, want):
+                    pairs.append((S, table))
+                    logw.append(lw + lp)
+        if not pairs:  # cannot happen: the true deal is consistent
+            raise AssertionError("no consistent deal")
+        w = np.exp(np.array(logw) - max(logw))
+        out = (pairs, w / w.sum())
+    if len(prep.tables) > 64:
+        prep.tables.clear()
+    prep.tables[key] = out
+    return out
+
+
+# ------------------------------------------------------------ tag structure
 def _pool_deal(g, v, cls, rng):
-    """A uniform deal of one card class: the cards of each pool permuted among that
-    pool's slots (decks are slots too, so their order is new as well)."""
+    """A uniform deal of one card class by v's tags: the cards of each pool permuted
+    among that pool's slots (decks are slots too, so their order is new as well)."""
     slots, _locs, old = _hidden_slots(g, v, cls)
     if len(old) < 2:
         return
@@ -122,42 +504,16 @@ def _pool_deal(g, v, cls, rng):
     _write(g, cls, slots, old, new)
 
 
-def _recount(g):
-    g.cv = next(R.VERSIONS)
-    g.mv = next(R.VERSIONS)
-    for q in range(g.N):
-        ca = [0] * D.NUM_AGENT_TYPES
-        for c in g.hand_a[q]:
-            ca[c >> 1] += 1
-        g.cnt_a[q] = ca
-        cm = [0] * 10
-        for c in g.hand_m[q]:
-            cm[c >> 1] += 1
-        g.cnt_m[q] = cm
-
-
 def redeal(g, v, rng):
-    """Re-deal, in place, everything hidden from v (both card classes)."""
+    """Re-deal, in place, everything hidden from v by v's tags (both card classes)."""
     _pool_deal(g, v, "a", rng)
     _pool_deal(g, v, "m", rng)
     _recount(g)
 
 
-# ------------------------------------------------------------ consistency
-def _consistent(new, v, decider, want):
-    """Whether the pending decision is still possible as v sees it; on success the
-    clone's cached options and mask are refreshed."""
-    legal = new._legal_now()
-    if not legal or (decider == v and legal != want):
-        return False
-    new.legal = legal
-    new._set_mask()
-    return True
-
-
-def resample_hidden(g, viewer, rng, tries=REJECTION_TRIES, budget=ENUMERATION_BUDGET):
-    """6.1: a clone with everything hidden from ``viewer`` re-dealt uniformly among the
-    deals consistent with its view (module docstring)."""
+def tag_resample(g, viewer, rng, tries=REJECTION_TRIES, budget=ENUMERATION_BUDGET):
+    """The sampler by ``viewer``'s tag structure (module docstring): uniform among the
+    pool deals consistent with the pending decision; exact while the tags are."""
     if g.over:
         new = g.clone()
         redeal(new, viewer, rng)
@@ -185,34 +541,9 @@ def resample_hidden(g, viewer, rng, tries=REJECTION_TRIES, budget=ENUMERATION_BU
     return new
 
 
-# ------------------------------------------------------------ enumeration
-def _compositions(total, caps):
-    """Every vector n with sum(n) == total and 0 <= n[i] <= caps[i]."""
-    k = len(caps)
-    suffix = [0] * (k + 1)
-    for i in range(k - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + caps[i]
-    out = []
-    cur = [0] * k
-
-    def rec(i, left):
-        if i == k:
-            if left == 0:
-                out.append(tuple(cur))
-            return
-        if left > suffix[i]:
-            return
-        for x in range(min(caps[i], left) + 1):
-            cur[i] = x
-            rec(i + 1, left - x)
-        cur[i] = 0
-
-    rec(0, total)
-    return out
-
 
 class _Structure:
-    """One card class's hidden slots grouped as pools x locations, with class counts."""
+    """(Tag structure) one card class's hidden slots grouped as pools x locations, with class counts."""
 
     def __init__(self, g, v, cls):
         self.cls = cls
@@ -247,7 +578,7 @@ class _Structure:
                 return
             p, q = self.cells[i]
             caps = left[p]
-            for n in _compositions(len(self.pools[p]["locs"][q]), caps):
+            for n in B.compositions(len(self.pools[p]["locs"][q]), caps):
                 for k in range(self.nk):
                     caps[k] -= n[k]
                 cur.append(n)
@@ -305,13 +636,6 @@ class _Structure:
 #: consistent tables per (state content, viewer, budget): ISMCTS re-samples one root
 #: state many times, and the enumeration depends only on that state
 _TABLES: dict = {}
-
-
-def _content_key(g, v, budget):
-    """Equal keys mean equal content: the version stamps cover cards, tags, board,
-    attached missions and IP; the rest of what legality reads is listed."""
-    return (v, budget, g.bv, g.cv, g.av, g.mv, g.decision, g.decider, g.barred, g.active,
-            tuple(tuple(fr) for fr in g.stack), tuple(tuple(e) for e in g.transit))
 
 
 def _consistent_tables(g, v, decider, want, budget, rng):

@@ -5,7 +5,10 @@ mission id = type*2 + copy). Public zones: factions (cards are ``(id, cmd_to)``,
 ``cmd_to == -1`` for a dead card), attached missions, retired piles, the transit
 stack and the resolution stack. Hidden zones: hands and decks. Per viewer we keep a
 tag per card id (``KNOWN`` or the id of an exchangeable pool), from which the pins
-K_v(q) (6, C49) and ``resample_hidden`` (6.1) are derived.
+K_v(q) (6, C49) and the fast sampler are derived. Every card movement and private view
+also appends a compact record to a card-event log (``CardLog``, shared by clones, copy on
+write; never part of the observation), which ``belief`` folds into each viewer's exact
+knowledge for ``resample_hidden`` (6.1).
 
 The resolution stack (4.8, C44) holds frames (lists, first element the kind):
 
@@ -98,6 +101,44 @@ def bit(f, pos):
     return 1 << (f * 7 + pos)
 
 
+# card-event log (read by ``belief``): one compact record per card movement or view,
+# holding the truth; a viewer's fold reads only the parts that viewer saw
+(EV_DRAW, EV_RESHUFFLE, EV_ENTER, EV_EXIT, EV_REVEAL, EV_SEARCH, EV_PICK, EV_VIEW,
+ EV_TRANSFER) = range(9)
+#: card classes in log records
+CLS_A, CLS_M = 0, 1
+
+
+class CardLog:
+    """The card events since a base state, shared by clones (copy on write: a state
+    owns ``records[:clog_n]``; appending to a list another state extended forks it).
+
+    ``base`` per class: (hands, deck, tags) as tuples at the log's start; ``folds``
+    caches viewers' folded beliefs by (viewer, class) and is never pickled."""
+
+    __slots__ = ("base", "records", "folds")
+
+    def __init__(self, base, records=None):
+        self.base = base
+        self.records = [] if records is None else records
+        self.folds = {}
+
+    def __getstate__(self):
+        return (self.base, self.records)
+
+    def __setstate__(self, state):
+        self.base, self.records = state
+        self.folds = {}
+
+    def fork(self, n):
+        new = CardLog(self.base, self.records[:n])
+        for key, entries in self.folds.items():
+            keep = [e for e in entries if e[0] <= n]
+            if keep:
+                new.folds[key] = keep
+        return new
+
+
 class TheAgentsState:
     """Mixin with the whole rules engine; :class:`~.game.TheAgentsGame` adds the
     Game contract around it. Static tables come from ``_setup_tables``."""
@@ -153,6 +194,7 @@ class TheAgentsState:
         self.tag_a = [[0] * self.n_agents for _ in range(n)]
         self.tag_m = [[0] * self.n_missions for _ in range(n)]
         self.next_pool = 1
+        self._start_log()
         self.bv = next(VERSIONS)
         self.cv = next(VERSIONS)
         self.av = next(VERSIONS)
@@ -183,6 +225,33 @@ class TheAgentsState:
         self.legal = []
         self._advance()
 
+    # ------------------------------------------------------------ card-event log
+    def _start_log(self):
+        """Make the current card layout and knowledge tags the base of a fresh card-event
+        log (game setup; a test that lays out a position calls it after doing so). The
+        base must be exact: every viewer's tags are its whole knowledge there."""
+        self.clog = CardLog((
+            (tuple(tuple(h) for h in self.hand_a), tuple(self.deck_a), tuple(tuple(t) for t in self.tag_a)),
+            (tuple(tuple(h) for h in self.hand_m), tuple(self.deck_m), tuple(tuple(t) for t in self.tag_m)),
+        ))
+        self.clog_n = 0
+        self.clog_for = None  # None: the log describes this state for every viewer
+
+    def _log(self, rec):
+        lg = self.clog
+        n = self.clog_n
+        if len(lg.records) != n:  # a clone extended the shared list: fork it
+            lg = self.clog = lg.fork(n)
+        lg.records.append(rec)
+        self.clog_n = n + 1
+
+    @staticmethod
+    def _type_counts(cards, width):
+        out = [0] * width
+        for c in cards:
+            out[c >> 1] += 1
+        return tuple(out)
+
     # ------------------------------------------------------------ card movement
     def _refill(self):
         """4.7 (C16): an empty draw deck takes its shuffled retired pile at once."""
@@ -192,6 +261,7 @@ class TheAgentsState:
             self.ret_a = []
             perm = self.rng.permutation(len(deck))
             self.deck_a = [deck[i] for i in perm]
+            self._log((EV_RESHUFFLE, CLS_A, self._type_counts(deck, D.NUM_AGENT_TYPES)))
             pool = self.next_pool
             self.next_pool += 1
             for tags in self.tag_a:
@@ -203,6 +273,7 @@ class TheAgentsState:
             self.ret_m = []
             perm = self.rng.permutation(len(deck))
             self.deck_m = [deck[i] for i in perm]
+            self._log((EV_RESHUFFLE, CLS_M, self._type_counts(deck, 10)))
             pool = self.next_pool
             self.next_pool += 1
             for tags in self.tag_m:
@@ -215,6 +286,7 @@ class TheAgentsState:
         self.cnt_a[q][c >> 1] += 1
         self.na[q] += 1
         if public:
+            self._log((EV_ENTER, CLS_A, q, c >> 1))
             for tags in self.tag_a:
                 tags[c] = KNOWN
         else:
@@ -225,6 +297,7 @@ class TheAgentsState:
         self.hand_m[q].append(c)
         self.cnt_m[q][c >> 1] += 1
         if public:
+            self._log((EV_ENTER, CLS_M, q, c >> 1))
             for tags in self.tag_m:
                 tags[c] = KNOWN
         else:
@@ -251,20 +324,24 @@ class TheAgentsState:
 
     def _take_a(self, q, t):
         self.cv = next(VERSIONS)
+        self._log((EV_EXIT, CLS_A, q, t))
         self.na[q] -= 1
         return self._take_public(self.hand_a[q], self.cnt_a[q], self.tag_a, q, t)
 
     def _take_m(self, q, t):
         self.mv = next(VERSIONS)
+        self._log((EV_EXIT, CLS_M, q, t))
         return self._take_public(self.hand_m[q], self.cnt_m[q], self.tag_m, q, t)
 
     def _draw_a(self, q):
         c = self.deck_a.pop()
+        self._log((EV_DRAW, CLS_A, q, c))
         self._add_a(q, c, False)
         self._refill()
 
     def _draw_m(self, q):
         c = self.deck_m.pop()
+        self._log((EV_DRAW, CLS_M, q, c))
         self._add_m(q, c, False)
         self._refill()
 
@@ -739,6 +816,7 @@ class TheAgentsState:
         if t == D.TRACKER:
             # E looks through the deck: its content becomes an exact pool for E
             self.cv = next(VERSIONS)
+            self._log((EV_SEARCH, E, self._type_counts(self.deck_a, D.NUM_AGENT_TYPES)))
             pool = self.next_pool
             self.next_pool += 1
             tags = self.tag_a[E]
@@ -967,6 +1045,7 @@ class TheAgentsState:
             if n:
                 self.cv = next(VERSIONS)
                 self.mhg_revealed += n
+                self._log((EV_REVEAL, p, t, n))
                 # C49 rule 3: the reveal raises everyone's pins on p's copies of t
                 ids = [c for c in self.hand_a[p] if c >> 1 == t]
                 for v, tags in enumerate(self.tag_a):
@@ -1172,6 +1251,7 @@ class TheAgentsState:
                             break
                 hand.remove(c)
                 self.cnt_m[T][c >> 1] -= 1
+                self._log((EV_TRANSFER, CLS_M, E, T, c))
                 self._private_transfer(self.tag_m, hand, c, E, T)
                 self._add_m(E, c, False)
                 self.tag_m[T][c] = KNOWN
@@ -1188,6 +1268,7 @@ class TheAgentsState:
                 if deck[j] >> 1 == x:
                     c = deck.pop(j)
                     break
+            self._log((EV_PICK, E, c))
             self._add_a(E, c, False)
             perm = self.rng.permutation(len(deck))
             self.deck_a = [deck[i] for i in perm]
@@ -1197,6 +1278,7 @@ class TheAgentsState:
             fr[7] = T
             fr[1] = D_INT_CARD
             self.cv = next(VERSIONS)
+            self._log((EV_VIEW, E, T, self._type_counts(self.hand_a[T], D.NUM_AGENT_TYPES)))
             tags = self.tag_a[E]  # E looks at T's agent cards (private view)
             for c in self.hand_a[T]:
                 tags[c] = KNOWN
@@ -1209,6 +1291,7 @@ class TheAgentsState:
             hand.remove(c)
             self.cnt_a[T][x] -= 1
             self.na[T] -= 1
+            self._log((EV_TRANSFER, CLS_A, E, T, c))
             self._private_transfer(self.tag_a, hand, c, E, T)
             self._add_a(E, c, False)
             self.tag_a[T][c] = KNOWN

@@ -56,7 +56,8 @@ def arrange(n=2, active=0, fac=None, hands=None, missions=None, att=None, ip=Non
     missions: {p: [mission types]}; att: {(f, member_index): [mission types]};
     deck_a / deck_m: types bottom..top (None: every card not placed elsewhere, in id
     order); with an explicit deck the cards left over go to seat ``dump``'s hand.
-    phase="end" starts in the END WINDOW of ``active``'s turn instead.
+    phase="end" starts in the END WINDOW of ``active``'s turn instead. The layout is
+    the base of the card-event log (``restart_log`` after editing it further).
     """
     g = TheAgentsGame(num_players=n, **cfg)
     g.reset(0)
@@ -140,6 +141,7 @@ def arrange(n=2, active=0, fac=None, hands=None, missions=None, att=None, ip=Non
     g.av = next(R.VERSIONS)
     g.mv = next(R.VERSIONS)
     g.stack = [[R.CTX, active, 2, False, 0]] if phase == "step" else [[R.END, active, 0]]
+    g._start_log()  # this layout and its tags are the card-event log's (exact) base
     g._advance()
     g._set_mask()
     g.check_invariants()
@@ -163,3 +165,10 @@ def types(row):
 
 def hand_types(g, p):
     return sorted(c >> 1 for c in g.hand_a[p])
+
+
+def restart_log(g):
+    """Make ``g``'s current layout and tags the card-event log's base (after a test
+    edited knowledge tags or zones by hand)."""
+    g._start_log()
+    return g
