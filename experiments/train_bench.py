@@ -11,7 +11,7 @@ outside the PPO loop (``spyenvs train`` reports them apart), and the tutorial ha
 neither. Targets (issue "Self-play at thousands of steps per
 second"): The Agents >= 5x, Unrest and Spy Games >= 3x, Specter Ops >= 1x.
 
-    python -m spyenvs.experiments.train_bench [--env ENV] [--steps N]
+    python -m spyenvs.experiments.train_bench [--env ENV] [--steps N] [--repeats K]
 
 Also ``python -m spyenvs.experiments.train_bench --tutorial N`` runs the tutorial
 setup alone for N steps (what the benchmark times as its baseline process).
@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import numpy as np
 
 TARGETS = {"the_agents_v0": 5.0, "unrest_v0": 3.0, "spy_games_v0": 3.0, "specter_ops_v0": 1.0}
 
@@ -104,21 +106,41 @@ def bench_game(env_id: str, steps: int, opts: list[str] | None = None) -> dict:
             "train_steps_per_s": res["steps_per_second"], "env_stats": res.get("env_stats", {})}
 
 
-def run_bench(env_ids, steps: int, progress=None, opts: list[str] | None = None) -> list[dict]:
+def run_bench(env_ids, steps: int, progress=None, opts: list[str] | None = None, repeat: int = 1) -> list[dict]:
     """Tutorial first, then each game, each as its own process; each row gets its ratio.
-    ``opts`` (KEY=VALUE) change every game's config, e.g. to compare vec env sizes."""
+    ``opts`` (KEY=VALUE) change every game's config, e.g. to compare vec env sizes.
+    ``repeat`` > 1 plays that many rounds (tutorial, then every game, again and again)
+    and reports each process's median wall and loop time: a neighbour's burst of work
+    then moves one round, not the ratio (single runs here varied by up to 60%)."""
     say = progress or (lambda m: None)
-    say(f"tutorial baseline, {steps} steps ...")
-    base = bench_tutorial(steps)
-    rows = [base]
-    for env_id in env_ids:
-        say(f"{env_id}, {steps} steps ...")
-        row = bench_game(env_id, steps, opts)
+    rounds: list[list[dict]] = []
+    for k in range(int(repeat)):
+        tag = f" (round {k + 1} of {repeat})" if repeat > 1 else ""
+        say(f"tutorial baseline, {steps} steps{tag} ...")
+        row = [bench_tutorial(steps)]
+        for env_id in env_ids:
+            say(f"{env_id}, {steps} steps{tag} ...")
+            row.append(bench_game(env_id, steps, opts))
+        rounds.append(row)
+    rows = [_median_row([r[i] for r in rounds]) for i in range(len(rounds[0]))]
+    base = rows[0]
+    for env_id, row in zip(env_ids, rows[1:]):
         row["ratio"] = round(row["steps_per_s"] / base["steps_per_s"], 2)
         row["loop_ratio"] = round(row["train_steps_per_s"] / base["train_steps_per_s"], 2)
         row["target"] = TARGETS.get(env_id)
-        rows.append(row)
     return rows
+
+
+def _median_row(runs: list[dict]) -> dict:
+    """One process's runs as one row: median wall time and median loop speed."""
+    if len(runs) == 1:
+        return runs[0]
+    row = dict(runs[0])
+    row["wall_s"] = round(float(np.median([r["wall_s"] for r in runs])), 2)
+    row["steps_per_s"] = round(row["steps"] / row["wall_s"], 1)
+    row["train_steps_per_s"] = round(float(np.median([r["train_steps_per_s"] for r in runs])), 1)
+    row["runs"] = len(runs)
+    return row
 
 
 def format_rows(rows: list[dict]) -> str:
@@ -140,6 +162,8 @@ def main(argv=None) -> int:
     ap.add_argument("--env", action="append", choices=ENV_IDS, help="env id (repeatable; default all)")
     ap.add_argument("--steps", type=int, default=20_480, help="learner steps per process (default 20480)")
     ap.add_argument("--opt", action="append", metavar="KEY=VALUE", help="training config override for every game")
+    ap.add_argument("--repeats", type=int, default=3,
+                    help="rounds of tutorial and games; each process's medians are reported (default 3)")
     ap.add_argument("--tutorial", type=int, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.tutorial is not None:
@@ -148,7 +172,10 @@ def main(argv=None) -> int:
         return 0
     if args.steps < 1:
         raise SystemExit("spyenvs: error: --steps must be at least 1")
-    rows = run_bench(args.env or list(ENV_IDS), args.steps, progress=lambda m: print(m, file=sys.stderr), opts=args.opt)
+    if args.repeats < 1:
+        raise SystemExit("spyenvs: error: --repeats must be at least 1")
+    rows = run_bench(args.env or list(ENV_IDS), args.steps, progress=lambda m: print(m, file=sys.stderr), opts=args.opt,
+                     repeat=args.repeats)
     print(format_rows(rows))
     return 0
 

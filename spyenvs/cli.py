@@ -62,6 +62,7 @@ def cmd_match(args) -> int:
 def cmd_bench(args) -> int:
     if args.train:
         argv = [f"--env={e}" for e in args.env or []] + (["--steps", str(args.steps)] if args.steps else [])
+        argv += ["--repeats", str(args.repeats)]
         return _experiments("train_bench").main(argv)
     from .tools.bench import format_rows, run_bench
 
@@ -184,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--env", action="append", choices=registry.ENV_IDS, help="env id (repeatable; default all)")
     p.add_argument("--players", action="append", type=positive_int, help="player count (repeatable; default all tested)")
     p.add_argument("--seconds", type=positive_float, default=1.0, help="seconds per measurement")
-    p.add_argument("--repeats", type=positive_int, default=3)
+    p.add_argument("--repeats", type=positive_int, default=3,
+                   help="measurements per row, the median reported (--train: rounds of whole processes)")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--train", action="store_true",

@@ -28,3 +28,17 @@ def test_train_bench_rows_carry_the_ratio_to_the_tutorial(monkeypatch):
     rows = train_bench.run_bench(["the_agents_v0"], 1000)
     assert rows[1]["ratio"] == 5.0 and rows[1]["target"] == 5.0 and rows[1]["loop_ratio"] == 8.0
     assert "5.00x" in train_bench.format_rows(rows)
+
+
+def test_train_bench_repeats_report_each_processs_median(monkeypatch):
+    from spyenvs.experiments import train_bench
+
+    walls = iter([10.0, 30.0, 12.0])  # the tutorial's rounds; a burst of other work slowed the second
+    monkeypatch.setattr(train_bench, "bench_tutorial", lambda steps: (lambda w: {
+        "name": "tutorial", "steps": steps, "wall_s": w, "steps_per_s": steps / w, "train_steps_per_s": steps / w})(
+        next(walls)))
+    monkeypatch.setattr(train_bench, "bench_game", lambda env_id, steps, opts=None: {
+        "name": env_id, "steps": steps, "wall_s": 2.4, "steps_per_s": steps / 2.4, "train_steps_per_s": steps / 2})
+    rows = train_bench.run_bench(["the_agents_v0"], 1200, repeat=3)
+    assert rows[0]["wall_s"] == 12.0 and rows[0]["runs"] == 3
+    assert rows[1]["ratio"] == 5.0
