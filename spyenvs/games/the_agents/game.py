@@ -164,8 +164,8 @@ class TheAgentsGame(R.TheAgentsState, Game):
         return resample.hidden_key(self, viewer)
 
     def resample_hidden(self, viewer, rng):
-        """6.1: a clone with everything hidden from ``viewer`` re-dealt uniformly among
-        the deals consistent with its view (``resample.py``)."""
+        """6.1: a clone with everything hidden from ``viewer`` re-dealt from the exact
+        posterior of its view of the history (``resample.py``, ``belief.py``)."""
         return resample.resample_hidden(self, viewer, rng)
 
     # ----------------------------------------------------------- invariants
