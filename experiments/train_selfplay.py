@@ -267,9 +267,6 @@ class Trainer:
 
         # the observation entries the learner reads (None: all); the env writes only these
         self.env_columns = env_columns_for(self.env_id, probe, cfg["net"])
-        self.input_scale = self.scale
-        if self.scale is not None and self.env_columns is not None:
-            self.input_scale = (self.scale[0][self.env_columns], self.scale[1][self.env_columns])
         self.loaded: dict[str, Any] = {}  # snapshot path -> policy, loaded once
         self.vs_scores: dict[str, list[float]] = {}  # opponent name -> recent training scores
         self.random_retired = False
@@ -410,7 +407,7 @@ class Trainer:
         games = int(ws["games"])
         with progress_bar(games, f"{ws['teacher']} games to clone", enabled=not quiet) as bar:
             return collect_demonstrations(self._probe, teacher, games, self.cfg["seed"] + 23,
-                                          self.cfg["learner_kinds"] or self.kinds, self.kinds, self.input_scale,
+                                          self.cfg["learner_kinds"] or self.kinds, self.kinds, self.scale,
                                           columns=self.env_columns,
                                           gamma=self.cfg["ppo"]["gamma"], max_decisions=self.cfg["max_decisions"],
                                           progress=bar.update, opponent_classes=opponent_classes(self.cfg))

@@ -47,7 +47,10 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
     ``actions`` and ``returns`` (the seat's outcome discounted by its remaining
     decisions). With ``opponent_classes`` each row ends with the opponents' classes,
     as the vectorised env writes them (the teacher's name, or ``random``). ``columns``:
-    only these observation entries, as the env writes them (``scale`` is then theirs)."""
+    only these observation entries, scaled by their part of ``scale``, as the env
+    writes them."""
+    if columns is not None and scale is not None:
+        scale = (scale[0][columns], scale[1][columns])
     g = make_game()
     rng = np.random.default_rng(seed)
     random_player = RandomPolicy(seed + 1)
