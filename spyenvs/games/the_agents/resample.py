@@ -117,14 +117,8 @@ def _recount(g):
     g.cv = next(R.VERSIONS)
     g.mv = next(R.VERSIONS)
     for q in range(g.N):
-        ca = [0] * D.NUM_AGENT_TYPES
-        for c in g.hand_a[q]:
-            ca[c >> 1] += 1
-        g.cnt_a[q] = ca
-        cm = [0] * 10
-        for c in g.hand_m[q]:
-            cm[c >> 1] += 1
-        g.cnt_m[q] = cm
+        g.cnt_a[q] = list(g._type_counts(g.hand_a[q], D.NUM_AGENT_TYPES))
+        g.cnt_m[q] = list(g._type_counts(g.hand_m[q], 10))
 
 
 def _consistent(new, v, decider, want):
