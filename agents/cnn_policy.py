@@ -1,4 +1,6 @@
-"""Inference with a board-network checkpoint (``arch: board_cnn``), in numpy.
+"""Inference with the checkpoints of the per-game networks, in numpy: the board
+network (``arch: board_cnn``) here, Unrest's card table (``arch: card_table``) in
+:mod:`.card_table`.
 
 The network is the actor of :class:`spyenvs.experiments.nets.BoardActorCriticPolicy`:
 a convolutional trunk over the board planes (3x3, dilated, ReLU; a learned per-cell
@@ -20,10 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from .card_table import CardTableActor
 from .checkpoint import CheckpointError
 from .torch_policy import TorchPolicy
-
-ARCHS = ("board_cnn",)
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -135,13 +136,19 @@ class BoardActor:
         return out[0] if single else out
 
 
+#: the numpy actor of each own-network architecture
+ACTORS = {"board_cnn": BoardActor, "card_table": CardTableActor}
+ARCHS = tuple(ACTORS)
+
+
 class CNNPolicy(TorchPolicy):
-    """A trained board-network policy; see :class:`~spyenvs.agents.torch_policy.TorchPolicy`
-    for ``bind``, ``act``, ``act_batch`` and sampling."""
+    """A trained policy of one of :data:`ARCHS`; see
+    :class:`~spyenvs.agents.torch_policy.TorchPolicy` for ``bind``, ``act``,
+    ``act_batch`` and sampling."""
 
     @staticmethod
     def _build_net(arrays: dict[str, np.ndarray], meta: dict[str, Any]):
-        return BoardActor(arrays, meta)
+        return ACTORS[meta.get("arch", "board_cnn")](arrays, meta)
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",
@@ -153,13 +160,15 @@ class CNNPolicy(TorchPolicy):
             kinds = len(meta["role_kinds"])
             policy.net.check(int(meta["obs_dim"]) + (kinds if kinds > 1 else 0), int(meta["num_actions"]))
         except KeyError as exc:
-            raise CheckpointError(f"{path}: board_cnn checkpoint lacks {exc}") from exc
+            raise CheckpointError(f"{path}: {meta.get('arch')} checkpoint lacks {exc}") from exc
         except (ValueError, TypeError, IndexError) as exc:
-            raise CheckpointError(f"{path}: malformed board_cnn checkpoint ({exc})") from exc
+            raise CheckpointError(f"{path}: malformed {meta.get('arch')} checkpoint ({exc})") from exc
         return policy
 
     def as_torch_module(self):
         """The actor as a ``torch.nn.Module`` (input: the learner's vector; logits out)."""
+        if not isinstance(self.net, BoardActor):
+            return self.net.as_torch_module()
         import torch
         from torch import nn
 

@@ -2,7 +2,8 @@
 
 :class:`TorchPolicy` reads a checkpoint written by :mod:`spyenvs.agents.checkpoint` (torch's
 ``weights_only`` loader or numpy, never pickled code) and evaluates the actor MLP
-(a file whose ``arch`` is ``board_cnn`` loads as :class:`~.cnn_policy.CNNPolicy`).
+(a file whose ``arch`` is ``board_cnn`` or ``card_table`` loads as
+:class:`~.cnn_policy.CNNPolicy`).
 The forward pass runs in numpy: for one observation at a time (how opponents and
 tournaments call it) a few small matrix products in numpy are several times faster
 than torch's per-call overhead, and the policy stays picklable for subprocess
@@ -74,7 +75,8 @@ class TorchPolicy(BasePolicy):
     @classmethod
     def load(cls, path: str | os.PathLike, deterministic: bool = True, seed: int | None = None) -> TorchPolicy:
         """The policy of a checkpoint file, of whichever architecture its ``arch``
-        names (the MLP when absent; ``board_cnn``: a :class:`~.cnn_policy.CNNPolicy`)."""
+        names (the MLP when absent; ``board_cnn``, ``card_table``: a
+        :class:`~.cnn_policy.CNNPolicy`)."""
         raw, meta = read_checkpoint(path)
         name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
         arch = meta.get("arch", "mlp")

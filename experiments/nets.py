@@ -44,11 +44,16 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
+from spyenvs.agents.card_table import card_table_features, card_table_width, play_scores
+
 ARCH = "board_cnn"
 
 #: games whose first ``H * W`` actions are the board's cells, in the board's order
 #: (specter_ops: rules §8 action indices 0..735 are cells, ``row * 23 + col``)
 CELL_ACTION_GAMES = ("specter_ops_v0",)
+#: the card-table net (Unrest): who holds which known card, and PLAY scored by its cards
+CARD_ARCH = "card_table"
+CARD_TABLE_GAMES = ("unrest_v0",)
 
 #: measured by cloning the heuristic agent (60 games, 10 epochs; held-out agreement):
 #: 16 channels with separate trunks 86.5%, shared 84.7%; 32 channels shared 87.2% at
@@ -79,7 +84,7 @@ def env_columns_for(env_id: str, game, net: dict | None = None) -> np.ndarray | 
     if game.env_id != env_id or not net.get("drop_constant_inputs", True):
         return None
     arch = net.get("arch", "auto")
-    if arch == ARCH or (arch == "auto" and board_spec(game) is not None):
+    if arch in (ARCH, CARD_ARCH) or (arch == "auto" and (board_spec(game) or card_table_spec(game)) is not None):
         return None
     varying = game.varying_inputs()
     return None if varying is None else np.asarray(varying, np.int64)
@@ -90,17 +95,27 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_di
     """(policy class, policy_kwargs) for ``MaskablePPO(policy_class, venv, policy_kwargs=...)``.
 
     ``net`` is the trainer's ``net`` config section: ``arch`` ``auto`` (the board net
-    where the game has one, else the MLP), ``board_cnn`` or ``mlp``; ``hidden``,
-    ``activation`` and ``drop_constant_inputs`` for the MLP; ``channels``,
-    ``dilations``, ``vec_hidden``, ``head_hidden``, ``share_trunk`` for the board net.
+    or the card-table net where the game has one, else the MLP), ``board_cnn``,
+    ``card_table`` or ``mlp``; ``hidden``, ``activation`` and ``drop_constant_inputs``
+    for the MLP; ``channels``, ``dilations``, ``vec_hidden``, ``head_hidden``,
+    ``share_trunk`` for the board net; ``hidden`` and ``play_hidden`` for the card
+    table (tanh).
     ``critic_only_dims``: that many last input columns (the opponent's class) reach
     the critic and never the actor (MLP only). ``env_columns``: the env already hands
     over only these observation entries (:func:`env_columns_for`); the network then
     reads its input whole and remembers them for the export."""
     net = dict(net or {})
     arch = net.get("arch", "auto")
-    if arch not in ("auto", ARCH, "mlp"):
-        raise ValueError(f"net.arch must be auto, {ARCH} or mlp, got {arch!r}")
+    if arch not in ("auto", ARCH, CARD_ARCH, "mlp"):
+        raise ValueError(f"net.arch must be auto, {ARCH}, {CARD_ARCH} or mlp, got {arch!r}")
+    cards = card_table_spec(game) if game.env_id == env_id else None
+    if arch == CARD_ARCH and cards is None:
+        raise ValueError(f"net.arch {CARD_ARCH} is the net of {', '.join(CARD_TABLE_GAMES)}, not {env_id}")
+    if arch == CARD_ARCH or (arch == "auto" and cards is not None):
+        if critic_only_dims:
+            raise ValueError(f"the opponent's class for the critic needs net.arch mlp, not {CARD_ARCH}")
+        return CardTableActorCriticPolicy, {"card_spec": cards, "hidden": tuple(int(n) for n in net.get("hidden", (128, 128))),
+                                            "play_hidden": int(net.get("play_hidden", 64))}
     spec = board_spec(game) if game.env_id == env_id else None
     if arch == ARCH and spec is None:
         raise ValueError(f"net.arch {ARCH} needs a game with board planes and cell actions ({', '.join(CELL_ACTION_GAMES)})")
@@ -284,13 +299,50 @@ class BoardNet(nn.Module):
         return th.cat([self.cell(h).flatten(1), self.pooled(h, v)], dim=1)
 
 
-class BoardActorCriticPolicy(LeanMaskablePolicy):
-    """MaskablePPO policy with :class:`BoardNet` actor and critic (module docstring).
+class OwnNetsPolicy(LeanMaskablePolicy):
+    """A maskable actor-critic whose actor and critic are networks of their own
+    (subclasses build them in ``_build`` and give ``_logits_values`` and
+    ``_values``), in place of SB3's features extractor / MLP extractor / action net.
+    ``forward``, ``evaluate_actions``, ``get_distribution`` and ``predict_values``
+    keep their contracts, so rollouts, PPO updates, masks and behaviour cloning work
+    as with the MLP policy."""
 
-    Replaces the features extractor / MLP extractor / action net of the base class;
-    ``forward``, ``evaluate_actions``, ``get_distribution`` and ``predict_values`` keep
-    their contracts, so rollouts, PPO updates, masks and behaviour cloning work as
-    with the MLP policy."""
+    def _input(self, obs) -> th.Tensor:
+        return super(MaskableActorCriticPolicy, self).extract_features(obs, self.features_extractor).float()
+
+    def _logits_values(self, obs, need_values: bool = True) -> tuple[th.Tensor, th.Tensor | None]:
+        raise NotImplementedError
+
+    def _values(self, x: th.Tensor) -> th.Tensor:
+        raise NotImplementedError
+
+    def _distribution(self, logits: th.Tensor, action_masks):
+        dist = self.action_dist.proba_distribution(action_logits=logits)
+        if action_masks is not None:
+            dist.apply_masking(action_masks)
+        return dist
+
+    def forward(self, obs, deterministic: bool = False, action_masks=None):
+        logits, values = self._logits_values(obs)
+        dist = self._distribution(logits, action_masks)
+        actions = dist.get_actions(deterministic=deterministic)
+        log_prob = dist.log_prob(actions)
+        return actions.reshape((-1, *self.action_space.shape)), values, log_prob
+
+    def evaluate_actions(self, obs, actions, action_masks=None):
+        logits, values = self._logits_values(obs)
+        dist = self._distribution(logits, action_masks)
+        return values, dist.log_prob(actions), dist.entropy()
+
+    def get_distribution(self, obs, action_masks=None):
+        return self._distribution(self._logits_values(obs, need_values=False)[0], action_masks)
+
+    def predict_values(self, obs) -> th.Tensor:
+        return self._values(self._input(obs))
+
+
+class BoardActorCriticPolicy(OwnNetsPolicy):
+    """MaskablePPO policy with :class:`BoardNet` actor and critic (module docstring)."""
 
     def __init__(self, observation_space, action_space, lr_schedule, board_start: int = 0,
                  board_shape: tuple[int, int, int] = (19, 32, 23), cell_actions: int = 736,
@@ -340,9 +392,6 @@ class BoardActorCriticPolicy(LeanMaskablePolicy):
         last = self.value_head[-1] if self.critic is None else self.critic.head[-1]
         nn.init.orthogonal_(last.weight, gain=1.0)
 
-    def _input(self, obs) -> th.Tensor:
-        return super(MaskableActorCriticPolicy, self).extract_features(obs, self.features_extractor).float()
-
     def _logits_values(self, obs, need_values: bool = True) -> tuple[th.Tensor, th.Tensor | None]:
         x = self._input(obs)
         h, v = self.actor.trunk(x)
@@ -356,36 +405,132 @@ class BoardActorCriticPolicy(LeanMaskablePolicy):
             values = self.critic.pooled(*self.critic.trunk(x))
         return logits, values
 
-    def _distribution(self, logits: th.Tensor, action_masks):
-        dist = self.action_dist.proba_distribution(action_logits=logits)
-        if action_masks is not None:
-            dist.apply_masking(action_masks)
-        return dist
-
-    def forward(self, obs, deterministic: bool = False, action_masks=None):
-        logits, values = self._logits_values(obs)
-        dist = self._distribution(logits, action_masks)
-        actions = dist.get_actions(deterministic=deterministic)
-        log_prob = dist.log_prob(actions)
-        return actions.reshape((-1, *self.action_space.shape)), values, log_prob
-
-    def evaluate_actions(self, obs, actions, action_masks=None):
-        logits, values = self._logits_values(obs)
-        dist = self._distribution(logits, action_masks)
-        return values, dist.log_prob(actions), dist.entropy()
-
-    def get_distribution(self, obs, action_masks=None):
-        return self._distribution(self._logits_values(obs, need_values=False)[0], action_masks)
-
-    def predict_values(self, obs) -> th.Tensor:
+    def _values(self, x: th.Tensor) -> th.Tensor:
         if self.critic is None:
-            return self._logits_values(obs)[1]
-        return self.critic.pooled(*self.critic.trunk(self._input(obs)))
+            return self._logits_values(x)[1]
+        return self.critic.pooled(*self.critic.trunk(x))
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data = super()._get_constructor_parameters()
         data.pop("net_arch", None)
         data.update(self.board_config)
+        return data
+
+
+# ------------------------------------------------------------ Unrest's card table
+def card_table_spec(game) -> dict[str, Any] | None:
+    """Where Unrest's card table is in ``game``'s observation (the blocks
+    :class:`CardTableNet` reads, and the PLAY actions' hand slots); None for other
+    games."""
+    if game.env_id not in CARD_TABLE_GAMES:
+        return None
+    blocks = game.layout.blocks
+    if any(name not in blocks for name in ("handle_location", "handle_type", "my_facedown_types", "row", "my_hand")):
+        return None
+    from spyenvs.games.unrest import rules as unrest_rules
+
+    handles, locations = blocks["handle_location"].shape
+    types = int(blocks["handle_type"].shape[1])
+    positions, districts = blocks["row"].shape
+    slots = int(blocks["my_hand"].shape[0])
+    table = sorted(unrest_rules.PLAY_TABLES[slots])  # (action, face-up slot, face-down slots)
+    first = table[0][0]
+    if [a for a, *_ in table] != list(range(first, first + len(table))):
+        raise ValueError("Unrest's PLAY actions are not one contiguous range")
+    return {"location_start": int(blocks["handle_location"].start), "handles": int(handles),
+            "locations": int(locations), "pending_slots": 3,
+            "types": types, "known_starts": [int(blocks["handle_type"].start), int(blocks["my_facedown_types"].start)],
+            "row_start": int(blocks["row"].start), "positions": int(positions), "districts": int(districts),
+            "hand_start": int(blocks["my_hand"].start), "hand_slots": slots, "play_start": int(first),
+            "play_phase_column": int(blocks["phase"].start) + unrest_rules.PLAY,
+            "play_up": [r for _, r, _, _ in table], "play_down": [[i for _, _, i, _ in table], [j for *_, j in table]]}
+
+
+class CardTableNet(nn.Module):
+    """Unrest's actor or critic: an MLP (tanh) over the learner input and
+    :func:`card_table_features`; an actor (``play_hidden > 0``) adds to each PLAY
+    logit a score of the cards that play shows and hides (one tanh layer over the
+    MLP's features and the face-up card's and all three cards' types), so the same
+    cards score the same in any hand slot."""
+
+    def __init__(self, in_dim: int, spec: dict[str, Any], hidden: tuple[int, ...], out: int, play_hidden: int = 0):
+        super().__init__()
+        self.spec = spec
+        layers, d = [], in_dim + card_table_width(spec)
+        for n in hidden:
+            layers += [nn.Linear(d, n), nn.Tanh()]
+            d = n
+        self.body = nn.Sequential(*layers)
+        self.out = nn.Linear(d, out)
+        self.play_hidden = int(play_hidden)
+        if self.play_hidden:
+            nt = spec["types"]
+            self.play_context = nn.Linear(d, self.play_hidden)
+            self.play_cards = nn.Linear(2 * nt, self.play_hidden, bias=False)
+            self.play_out = nn.Linear(self.play_hidden, 1)
+            self.register_buffer("play_up", th.as_tensor(spec["play_up"], dtype=th.long))
+            self.register_buffer("play_down", th.as_tensor(spec["play_down"], dtype=th.long))
+
+    def forward(self, x: th.Tensor) -> th.Tensor:
+        h = self.body(th.cat([x, card_table_features(x, self.spec, th.einsum, th.cat)], 1))
+        y = self.out(h)
+        if not self.play_hidden:
+            return y
+        # only rows deciding a PLAY get the head (a tenth of the rows; in the others the
+        # PLAY actions are masked anyway); see card_table.play_scores
+        rows = th.nonzero(x[:, self.spec["play_phase_column"]] > 0.5).squeeze(1)
+        if rows.numel() == 0:
+            return y
+        w_up, w_all = self.play_cards.weight.T.split(self.spec["types"])
+        scores = play_scores(x.index_select(0, rows), self.play_context(h.index_select(0, rows)),
+                             w_up, w_all, self.play_out.weight.reshape(-1), self.play_out.bias,
+                             self.spec, self.play_up, self.play_down, th.tanh)
+        a0, a1 = self.spec["play_start"], self.spec["play_start"] + self.play_up.numel()
+        bonus = th.zeros_like(y[:, a0:a1]).index_copy(0, rows, scores)
+        return th.cat([y[:, :a0], y[:, a0:a1] + bonus, y[:, a1:]], 1)
+
+
+class CardTableActorCriticPolicy(OwnNetsPolicy):
+    """MaskablePPO policy with :class:`CardTableNet` actor and critic (separate
+    networks)."""
+
+    def __init__(self, observation_space, action_space, lr_schedule, card_spec: dict[str, Any] | None = None,
+                 hidden: tuple[int, ...] = (128, 128), play_hidden: int = 64, **kwargs):
+        if card_spec is None:
+            raise ValueError("CardTableActorCriticPolicy needs the game's card_spec (nets.card_table_spec)")
+        self.card_config = {"card_spec": card_spec, "hidden": tuple(int(n) for n in hidden),
+                            "play_hidden": int(play_hidden)}
+        kwargs.pop("net_arch", None)
+        kwargs.pop("activation_fn", None)
+        super().__init__(observation_space, action_space, lr_schedule, net_arch=[], **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        c = self.card_config
+        in_dim = int(self.observation_space.shape[0])
+        self.actor = CardTableNet(in_dim, c["card_spec"], c["hidden"], int(self.action_space.n), c["play_hidden"])
+        self.critic = CardTableNet(in_dim, c["card_spec"], c["hidden"], 1)
+        if self.ortho_init:
+            for m in self.modules():
+                if isinstance(m, nn.Linear):
+                    nn.init.orthogonal_(m.weight, gain=np.sqrt(2))
+                    if m.bias is not None:
+                        nn.init.zeros_(m.bias)
+            for last in (self.actor.out, self.actor.play_out):
+                nn.init.orthogonal_(last.weight, gain=0.01)
+            nn.init.orthogonal_(self.critic.out.weight, gain=1.0)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _logits_values(self, obs, need_values: bool = True) -> tuple[th.Tensor, th.Tensor | None]:
+        x = self._input(obs)
+        return self.actor(x), (self.critic(x) if need_values else None)
+
+    def _values(self, x: th.Tensor) -> th.Tensor:
+        return self.critic(x)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data = super()._get_constructor_parameters()
+        data.pop("net_arch", None)
+        data.update(self.card_config)
         return data
 
 
@@ -443,13 +588,53 @@ def export_actor(policy: BoardActorCriticPolicy, scale: tuple[np.ndarray, np.nda
     return arrays, meta
 
 
+def export_card_actor(policy: CardTableActorCriticPolicy, scale: tuple[np.ndarray, np.ndarray] | None = None
+                      ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The actor of a card-table policy as (arrays, metadata), read by
+    :class:`spyenvs.agents.cnn_policy.CardTableActor`. The net reads its card blocks
+    from the scaled input, so ``scale`` ships as ``in_low``/``in_inv`` (the
+    observation's part) rather than folded into the first layer."""
+    net = policy.actor
+    arrays: dict[str, np.ndarray] = {}
+
+    def put(name: str, t) -> None:
+        arrays[name] = t.detach().cpu().numpy().astype(np.float32)
+
+    lins = [m for m in net.body if isinstance(m, nn.Linear)]
+    for i, m in enumerate(lins):
+        put(f"body{i}.w", m.weight)
+        put(f"body{i}.b", m.bias)
+    put("out.w", net.out.weight)
+    put("out.b", net.out.bias)
+    put("play_context.w", net.play_context.weight)
+    put("play_context.b", net.play_context.bias)
+    put("play_cards.w", net.play_cards.weight)
+    put("play_out.w", net.play_out.weight)
+    put("play_out.b", net.play_out.bias)
+    if scale is not None:
+        arrays["in_low"] = np.asarray(scale[0], np.float32)
+        arrays["in_inv"] = np.asarray(scale[1], np.float32)
+    meta = {"arch": CARD_ARCH, "activation": "tanh", "card_spec": net.spec, "body_layers": len(lins)}
+    return arrays, meta
+
+
+def _export(policy, scale) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
+    """(arrays, metadata) of an own-network policy's actor; None for the MLP."""
+    if isinstance(policy, BoardActorCriticPolicy):
+        return export_actor(policy, scale)
+    if isinstance(policy, CardTableActorCriticPolicy):
+        return export_card_actor(policy, scale)
+    return None
+
+
 def save_trained(path: str, policy, scale, meta: dict, dtype: str = "float32") -> None:
     """Write the actor of a trained SB3 policy of either architecture as a checkpoint
     (``meta``: the trainer's metadata: env_id, roles, role_kinds, obs_dim ...)."""
     from spyenvs.agents.checkpoint import save_arrays, save_policy
 
-    if isinstance(policy, BoardActorCriticPolicy):
-        arrays, extra = export_actor(policy, scale)
+    exported = _export(policy, scale)
+    if exported is not None:
+        arrays, extra = exported
         save_arrays(path, arrays, dict(meta, **extra), dtype=dtype)
     else:
         from spyenvs.experiments.train_selfplay import actor_weights
@@ -460,10 +645,11 @@ def save_trained(path: str, policy, scale, meta: dict, dtype: str = "float32") -
 def inference_policy(policy, scale, meta: dict, deterministic: bool = True, name: str | None = None):
     """The numpy player (:class:`~spyenvs.agents.torch_policy.TorchPolicy` or
     :class:`~spyenvs.agents.cnn_policy.CNNPolicy`) of a trained SB3 policy's actor."""
-    if isinstance(policy, BoardActorCriticPolicy):
+    exported = _export(policy, scale)
+    if exported is not None:
         from spyenvs.agents.cnn_policy import CNNPolicy
 
-        arrays, extra = export_actor(policy, scale)
+        arrays, extra = exported
         return CNNPolicy(arrays, dict(meta, **extra), deterministic=deterministic, name=name)
     from spyenvs.agents.torch_policy import TorchPolicy
     from spyenvs.experiments.train_selfplay import actor_weights

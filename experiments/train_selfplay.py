@@ -65,10 +65,12 @@ DEFAULTS: dict[str, Any] = {
     },
     # arch mlp: hidden/activation, and the entries the game declares constant left out of
     # its input (drop_constant_inputs); board_cnn (Specter Ops; auto picks it where a game
-    # has board planes): a dilated conv trunk with per-cell logits (spyenvs.experiments.nets)
+    # has board planes): a dilated conv trunk with per-cell logits; card_table (Unrest):
+    # hidden layers over the input and its card table, and a PLAY head of play_hidden
+    # units that scores each play by its cards (spyenvs.experiments.nets)
     "net": {"arch": "mlp", "hidden": [128, 128], "activation": "tanh", "drop_constant_inputs": True,
             "channels": 16, "dilations": [1, 2, 4, 8], "vec_hidden": [128, 128], "head_hidden": 128,
-            "share_trunk": False},
+            "share_trunk": False, "play_hidden": 64},
     "scale_observations": True,  # inputs scaled to [0, 1] by the layout's bounds
     "warm_start": {             # behaviour cloning before PPO (games 0: off)
         "games": 0,
@@ -76,6 +78,11 @@ DEFAULTS: dict[str, Any] = {
         "epochs": 10,
         "batch_size": 256,
         "learning_rate": 1.0e-3,
+        # DAgger: rounds of dagger_games with the clone in the learner's seats and the
+        # teacher labelling, each followed by dagger_epochs of cloning on every label
+        "dagger_rounds": 0,
+        "dagger_games": 500,
+        "dagger_epochs": 4,
     },
     "clone_reg": {              # cloning steps after each PPO update, weight decaying to 0
         "coef": 0.0,
@@ -396,37 +403,56 @@ class Trainer:
         self.random_retired = bool(state.get("random_retired", False))
 
     # ----------------------------------------------------------- warm start
-    def demonstrations(self, quiet: bool) -> dict:
-        """The teacher's games for cloning (see :mod:`spyenvs.experiments.warm_start`)."""
+    def demonstrations(self, quiet: bool, games: int | None = None, seed_offset: int = 0, student=None) -> dict:
+        """The teacher's games for cloning (see :mod:`spyenvs.experiments.warm_start`);
+        with ``student``, DAgger's: the student plays, the teacher labels."""
         from spyenvs.agents.registry import make_policy
         from spyenvs.core.progress import progress_bar
         from spyenvs.experiments.warm_start import collect_demonstrations
 
         ws = self.cfg["warm_start"]
-        teacher = make_policy(ws["teacher"], seed=self.cfg["seed"] + 17)
-        games = int(ws["games"])
-        with progress_bar(games, f"{ws['teacher']} games to clone", enabled=not quiet) as bar:
-            return collect_demonstrations(self._probe, teacher, games, self.cfg["seed"] + 23,
+        teacher = make_policy(ws["teacher"], seed=self.cfg["seed"] + 17 + seed_offset)
+        games = int(ws["games"] if games is None else games)
+        what = f"{ws['teacher']} games to clone" if student is None else f"DAgger games labelled by {ws['teacher']}"
+        with progress_bar(games, what, enabled=not quiet) as bar:
+            return collect_demonstrations(self._probe, teacher, games, self.cfg["seed"] + 23 + seed_offset,
                                           self.cfg["learner_kinds"] or self.kinds, self.kinds, self.scale,
                                           columns=self.env_columns,
                                           gamma=self.cfg["ppo"]["gamma"], max_decisions=self.cfg["max_decisions"],
-                                          progress=bar.update, opponent_classes=opponent_classes(self.cfg))
+                                          progress=bar.update, opponent_classes=opponent_classes(self.cfg),
+                                          student=student)
 
-    def warm_start(self, demos: dict) -> None:
-        """Clone the teacher into the fresh network (actor and critic)."""
+    def warm_start(self, demos: dict) -> dict:
+        """Clone the teacher into the fresh network (actor and critic), then run the
+        DAgger rounds; returns every label gathered (for the cloning term). Cloning
+        counts as training time; playing the teacher's and DAgger's games does not."""
+        from spyenvs.experiments.warm_start import join_demonstrations
+
+        ws = self.cfg["warm_start"]
+        self._clone(demos, ws["epochs"], self.cfg["seed"], f"cloned {ws['teacher']}:")
+        for r in range(int(ws["dagger_rounds"])):
+            student = self.current_policy("clone")
+            student.deterministic = False  # the clone samples its moves, as PPO's rollouts will
+            labelled = self.demonstrations(self.quiet, games=int(ws["dagger_games"]), seed_offset=1000 * (r + 1),
+                                           student=student)
+            demos = join_demonstrations([demos, labelled])
+            self._clone(demos, ws["dagger_epochs"], self.cfg["seed"] + r + 1, f"DAgger round {r + 1}:")
+            self.warm_start_stats["dagger_rounds"] = r + 1
+        self.save_policy(os.path.join(self.out, "cloned.pt"), f"{self.env_id}_cloned")
+        return demos
+
+    def _clone(self, demos: dict, epochs: int, seed: int, what: str) -> None:
         from spyenvs.experiments.warm_start import behaviour_clone
 
         ws = self.cfg["warm_start"]
         t0 = time.monotonic()
-        self.warm_start_stats = behaviour_clone(self.model.policy, demos, ws["epochs"], ws["batch_size"],
-                                                ws["learning_rate"], seed=self.cfg["seed"],
-                                                fused=bool(self.cfg["fused_adam"]))
+        self.warm_start_stats = behaviour_clone(self.model.policy, demos, epochs, ws["batch_size"],
+                                                ws["learning_rate"], seed=seed, fused=bool(self.cfg["fused_adam"]))
         self.train_seconds += time.monotonic() - t0
-        self.save_policy(os.path.join(self.out, "cloned.pt"), f"{self.env_id}_cloned")
         if not self.quiet:
             st = self.warm_start_stats
-            print(f"cloned {ws['teacher']}: {st['samples']} decisions, agreement {st['agreement']:.1%}, "
-                  f"{st['seconds']}s", file=sys.stderr)
+            print(f"{what} {st['samples']} decisions, agreement {st['agreement']:.1%}, {st['seconds']}s",
+                  file=sys.stderr)
 
     # ----------------------------------------------------------- evaluation
     def evaluate(self, games: int, seed: int, learner=None) -> dict[str, dict]:
@@ -593,7 +619,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     if resume:
         tr.load_state()
     elif demos is not None:
-        tr.warm_start(demos)
+        demos = tr.warm_start(demos)
     if demos is not None and float(reg["coef"]) > 0:
         from spyenvs.experiments.warm_start import CloneRegulariser
 

@@ -39,11 +39,13 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
                            kinds: list[str], scale, gamma: float = 0.997, max_decisions: int = 3000,
                            progress: Callable[[int], None] | None = None,
                            opponent_classes: tuple[str, ...] = (),
-                           columns: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                           columns: np.ndarray | None = None, student=None) -> dict[str, np.ndarray]:
     """Teacher decisions with more than one legal action in ``learner_kinds`` seats.
 
     Even games put the teacher in every seat; odd games put it in one learner seat
-    (rotating) against random players. Returns arrays ``obs``, ``masks`` (bool),
+    (rotating) against random players. With ``student`` (DAgger) the student plays
+    the recorded seats instead, and the teacher, bound to the same seat, only labels
+    what it would have played there. Returns arrays ``obs``, ``masks`` (bool),
     ``actions`` and ``returns`` (the seat's outcome discounted by its remaining
     decisions). With ``opponent_classes`` each row ends with the opponents' classes,
     as the vectorised env writes them (the teacher's name, or ``random``). ``columns``:
@@ -68,13 +70,14 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
             players = [teacher.bind(g, s) if s == seat else random_player for s in range(g.num_players)]
             recorded = {seat}
             against = opponent_class_bits(["random"], opponent_classes)
+        students = {p: student.bind(g, p) for p in recorded} if student is not None else {}
         start = len(actions)
         n = 0
         while not g.is_over and n < max_decisions:
             p = g.current_player
             mask = g.legal_mask()
             obs = g.observe(p)
-            a = int(players[p].act(obs, mask))
+            a = int(players[p].act(obs, mask))  # the teacher's choice: the label
             if p in recorded and np.count_nonzero(mask) > 1:
                 kind = kinds.index(role_kind(g.roles[p]))
                 row = encode(obs if columns is None else obs[columns], kind, len(kinds), scale)
@@ -82,7 +85,7 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
                 mask_rows.append(mask.astype(bool))
                 actions.append(a)
                 owners.append(p)
-            g.step(a)
+            g.step(int(students[p].act(obs, mask)) if p in students else a)
             n += 1
         outcome = g.outcome() if g.is_over else [0.0] * g.num_players
         # discounted by how many of its own decisions the seat still had to make
@@ -98,6 +101,11 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
         raise ValueError("the teacher's games produced no decision with a choice to learn from")
     return {"obs": np.stack(obs_rows), "masks": np.stack(mask_rows), "actions": np.array(actions, np.int64),
             "returns": np.array(returns, np.float32)}
+
+
+def join_demonstrations(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """One demonstration set of several (DAgger's aggregate)."""
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, batch_size: int, rng,

@@ -18,6 +18,7 @@ from spyenvs.agents.registry import make_policy  # noqa: E402
 from spyenvs.agents.torch_policy import TorchPolicy, policy_input  # noqa: E402
 from spyenvs.experiments.nets import (  # noqa: E402
     BoardActorCriticPolicy,
+    CardTableActorCriticPolicy,
     KeepColumns,
     LeanMaskablePolicy,
     export_actor,
@@ -254,7 +255,8 @@ def test_policy_kwargs_for_picks_the_board_net_only_where_there_is_a_board(game)
     cls, kw = policy_kwargs_for(ENV, game, {"arch": "mlp", "hidden": [64], "activation": "relu"})
     assert cls is LeanMaskablePolicy and kw["net_arch"] == {"pi": [64], "vf": [64]}
     other = spyenvs.make_game("unrest_v0")
-    assert policy_kwargs_for("unrest_v0", other)[0] is LeanMaskablePolicy
+    assert policy_kwargs_for("unrest_v0", other, {"arch": "mlp"})[0] is LeanMaskablePolicy
+    assert policy_kwargs_for("unrest_v0", other)[0] is CardTableActorCriticPolicy  # auto: Unrest's own net
     with pytest.raises(ValueError, match="needs a game with board planes"):
         policy_kwargs_for("unrest_v0", other, {"arch": "board_cnn"})
     with pytest.raises(ValueError, match="net.arch must be"):

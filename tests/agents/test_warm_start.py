@@ -71,3 +71,48 @@ def test_training_with_a_warm_start_reports_the_clone(tmp_path):
     res = train(cfg, str(tmp_path), quiet=True, game=HighCard)
     ws = res["warm_start"]
     assert ws["samples"] > 0 and ws["agreement"] >= 0.9
+
+
+class _Swapper:
+    """Always swaps (action 1), whatever the card: a student that plays badly."""
+
+    name = "swapper"
+
+    def __init__(self):
+        self.calls = 0
+
+    def bind(self, game, seat):
+        return self
+
+    def act(self, obs, mask):
+        self.calls += 1
+        return 1
+
+
+def test_dagger_games_are_played_by_the_student_and_labelled_by_the_teacher():
+    student = _Swapper()
+    demos = collect_demonstrations(lambda: HighCard(num_players=2, rounds=2), _teacher(), 40, seed=3,
+                                   learner_kinds=["player"], kinds=["player"], scale=None, gamma=0.5,
+                                   student=student)
+    n = len(demos["actions"])
+    # every recorded decision was played by the student (HighCard: every decision is a choice) ...
+    assert n > 40 and student.calls == n
+    # ... and labelled with the teacher's choice: keep a card in the top half, else swap
+    cards = demos["obs"][:, :6].argmax(axis=1)
+    np.testing.assert_array_equal(demos["actions"], np.where(cards >= 3, 0, 1))
+    assert (demos["actions"] == 0).any()  # so the labels are not the student's moves
+
+
+def test_training_with_dagger_rounds_clones_on_the_aggregated_labels(tmp_path):
+    cfg = load_config(None, HighCard.env_id, {"total_timesteps": 256, "n_envs": 2, "ppo.n_steps": 64,
+                                              "ppo.batch_size": 64, "ppo.n_epochs": 1, "eval.games": 0,
+                                              "eval.final_games": 10, "warm_start.games": 40,
+                                              "warm_start.epochs": 20, "warm_start.dagger_rounds": 2,
+                                              "warm_start.dagger_games": 30, "warm_start.dagger_epochs": 10,
+                                              "clone_reg.coef": 0.5, "game.num_players": 2})
+    first = train(dict(cfg, warm_start=dict(cfg["warm_start"], dagger_rounds=0)), str(tmp_path / "bc"), quiet=True,
+                  game=HighCard)["warm_start"]
+    res = train(cfg, str(tmp_path / "dagger"), quiet=True, game=HighCard)
+    ws = res["warm_start"]
+    assert ws["dagger_rounds"] == 2 and ws["agreement"] >= 0.9
+    assert ws["samples"] > first["samples"]  # the DAgger labels joined the teacher's

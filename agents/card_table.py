@@ -1,0 +1,159 @@
+"""Unrest's card-table network (``arch: card_table``): its input features, and the
+numpy forward pass of a trained actor.
+
+The flat observation spreads who holds which card over three blocks (each handle's
+location, each face-up handle's type, the Rebel's own face-down types); an MLP
+would have to learn their product itself. :func:`card_table_features` computes it:
+the known card types in each row position's district and in each pending slot, and
+the number of cards per position. The actor adds to each PLAY logit a score of the
+cards that play shows and hides (:func:`play_scores`), so the same cards score the
+same in any hand slot.
+The trainer's torch module is :class:`spyenvs.experiments.nets.CardTableNet`; both
+call :func:`card_table_features`, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+
+def card_table_width(spec: dict[str, Any]) -> int:
+    """How many features :func:`card_table_features` adds."""
+    return (spec["positions"] + spec["pending_slots"]) * spec["types"] + spec["positions"]
+
+
+def card_table_features(x, spec: dict[str, Any], einsum: Callable = np.einsum,
+                        cat: Callable = np.concatenate):
+    """The card table of learner inputs ``x`` (B, D): known card types per row
+    position and per pending slot, and cards per position / 6 (module docstring).
+    ``einsum`` and ``cat``: numpy's (default) or torch's, for the trainer's module."""
+    b, nh, nl, nt = x.shape[0], spec["handles"], spec["locations"], spec["types"]
+    ls = spec["location_start"]
+    loc = x[:, ls:ls + nh * nl].reshape(b, nh, nl)
+    k0, k1 = spec["known_starts"]
+    known = x[:, k0:k0 + nh * nt].reshape(b, nh, nt) + x[:, k1:k1 + nh * nt].reshape(b, nh, nt)
+    npos, nd = spec["positions"], spec["districts"]
+    rs = spec["row_start"]
+    row = x[:, rs:rs + npos * nd].reshape(b, npos, nd)
+    by_location = einsum("bhl,bht->blt", loc, known)
+    ps = spec["pending_slots"]  # locations: the pending slots, then the districts by id
+    count = loc.sum(1)[:, ps:ps + nd]
+    at_position = einsum("bpd,bdt->bpt", row, by_location[:, ps:ps + nd])
+    count_at_position = einsum("bpd,bd->bp", row, count) / 6.0
+    return cat([at_position.reshape(b, -1), by_location[:, :ps].reshape(b, -1), count_at_position], 1)
+
+
+def play_scores(x, context, w_up, w_all, w_out, b_out, spec: dict[str, Any], up_slots, down_slots, tanh):
+    """The PLAY head's score of each play for rows ``x`` deciding a PLAY:
+    ``w_out . tanh(context + up @ w_up + (up + down_1 + down_2) @ w_all) + b_out``,
+    where ``up`` and ``down_k`` are the type one-hots of the hand slots the play shows
+    and hides. Each hand slot is projected once and the 30 plays gather the
+    projections (the same sum as projecting each play's cards: 6x fewer products).
+    Works on numpy arrays (``tanh=np.tanh``) and torch tensors (``torch.tanh``)."""
+    hs, n, nt = spec["hand_start"], spec["hand_slots"], spec["types"]
+    hand = x[:, hs:hs + n * nt].reshape(-1, n, nt)
+    shown = hand @ (w_up + w_all)   # (rows, slots, hidden): a slot's card face up
+    hidden = hand @ w_all           # ... and face down
+    f = tanh(context[:, None, :] + shown[:, up_slots] + hidden[:, down_slots[0]] + hidden[:, down_slots[1]])
+    return f @ w_out + b_out
+
+
+class CardTableActor:
+    """The numpy forward pass of a ``card_table`` actor (arrays as
+    :func:`spyenvs.experiments.nets.export_card_actor` writes them)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]):
+        f32 = np.float32
+        self.spec = meta["card_spec"]
+        self.body = [(np.ascontiguousarray(arrays[f"body{i}.w"].T, f32), arrays[f"body{i}.b"].astype(f32))
+                     for i in range(int(meta["body_layers"]))]
+        self.out = (np.ascontiguousarray(arrays["out.w"].T, f32), arrays["out.b"].astype(f32))
+        self.play_context = (np.ascontiguousarray(arrays["play_context.w"].T, f32),
+                             arrays["play_context.b"].astype(f32))
+        self.play_cards = np.ascontiguousarray(arrays["play_cards.w"].T, f32)
+        self.play_out = (arrays["play_out.w"].reshape(-1).astype(f32), f32(arrays["play_out.b"].reshape(-1)[0]))
+        self.scale = ((arrays["in_low"].astype(f32), arrays["in_inv"].astype(f32))
+                      if "in_low" in arrays else None)
+        self.play_up = np.asarray(self.spec["play_up"], np.int64)
+        self.play_down = np.asarray(self.spec["play_down"], np.int64)
+
+    def check(self, in_dim: int, num_actions: int) -> None:
+        """Raise ValueError unless the shapes chain from ``in_dim`` inputs to
+        ``num_actions`` logits."""
+        d = in_dim + card_table_width(self.spec)
+        for wt, b in self.body:
+            if wt.shape[0] != d or b.shape != (wt.shape[1],):
+                raise ValueError(f"body layer expects {wt.shape[0]} inputs, gets {d}")
+            d = wt.shape[1]
+        if self.out[0].shape != (d, num_actions) or self.out[1].shape != (num_actions,):
+            raise ValueError(f"output layer {self.out[0].shape} is not {d} -> {num_actions} logits")
+        k = self.play_cards.shape[1]
+        if (self.play_context[0].shape != (d, k) or self.play_cards.shape[0] != 2 * self.spec["types"]
+                or self.play_out[0].shape != (k,)):
+            raise ValueError("the PLAY head's shapes do not chain")
+        if self.play_up.shape != self.play_down[0].shape or self.spec["play_start"] + self.play_up.size > num_actions:
+            raise ValueError("the PLAY actions do not fit the action space")
+        if self.scale is not None and any(a.ndim != 1 or a.size > in_dim for a in self.scale):
+            raise ValueError("in_low / in_inv do not match the input")
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Logits for the learner input ``x`` (D,) or (B, D): the raw observation,
+        then the role-kind one-hot."""
+        single = x.ndim == 1
+        x = np.array(x, np.float32).reshape(-1, x.shape[-1])
+        if self.scale is not None:
+            n = self.scale[0].size
+            x[:, :n] = (x[:, :n] - self.scale[0]) * self.scale[1]
+        h = np.concatenate([x, card_table_features(x, self.spec).astype(np.float32)], 1)
+        for wt, b in self.body:
+            h = np.tanh(h @ wt + b)
+        y = h @ self.out[0] + self.out[1]
+        rows = np.flatnonzero(x[:, self.spec["play_phase_column"]] > 0.5)
+        if rows.size:
+            nt = self.spec["types"]
+            scores = play_scores(x[rows], h[rows] @ self.play_context[0] + self.play_context[1],
+                                 self.play_cards[:nt], self.play_cards[nt:], self.play_out[0], self.play_out[1],
+                                 self.spec, self.play_up, self.play_down, np.tanh)
+            a0 = self.spec["play_start"]
+            y[rows, a0:a0 + self.play_up.size] += scores
+        return y[0] if single else y
+
+    def as_torch_module(self):
+        """This actor as a ``torch.nn.Module`` (same input, same logits)."""
+        import torch
+        from torch import nn
+
+        actor = self
+
+        class _CardTableActor(nn.Module):
+            def __init__(self):
+                super().__init__()
+                t = lambda a: nn.Parameter(torch.from_numpy(np.ascontiguousarray(a)), requires_grad=False)  # noqa: E731
+                self.body = nn.ParameterList([t(w) for wb in actor.body for w in wb])
+                self.out = nn.ParameterList([t(w) for w in actor.out])
+                self.play = nn.ParameterList([t(actor.play_context[0]), t(actor.play_context[1]), t(actor.play_cards),
+                                              t(actor.play_out[0]), t(np.array([actor.play_out[1]], np.float32))])
+                self.scale = None if actor.scale is None else nn.ParameterList([t(a) for a in actor.scale])
+
+            def forward(self, x):
+                if self.scale is not None:
+                    n = self.scale[0].numel()
+                    x = torch.cat([(x[:, :n] - self.scale[0]) * self.scale[1], x[:, n:]], 1)
+                h = torch.cat([x, card_table_features(x, actor.spec, torch.einsum, torch.cat)], 1)
+                for i in range(0, len(self.body), 2):
+                    h = torch.tanh(h @ self.body[i] + self.body[i + 1])
+                y = h @ self.out[0] + self.out[1]
+                rows = torch.nonzero(x[:, actor.spec["play_phase_column"]] > 0.5).squeeze(1)
+                if rows.numel() == 0:
+                    return y
+                nt = actor.spec["types"]
+                scores = play_scores(x.index_select(0, rows), h.index_select(0, rows) @ self.play[0] + self.play[1],
+                                     self.play[2][:nt], self.play[2][nt:], self.play[3], self.play[4], actor.spec,
+                                     torch.as_tensor(actor.play_up), torch.as_tensor(actor.play_down), torch.tanh)
+                a0, a1 = actor.spec["play_start"], actor.spec["play_start"] + actor.play_up.size
+                bonus = torch.zeros_like(y[:, a0:a1]).index_copy(0, rows, scores)
+                return torch.cat([y[:, :a0], y[:, a0:a1] + bonus, y[:, a1:]], 1)
+
+        return _CardTableActor()
