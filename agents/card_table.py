@@ -24,11 +24,10 @@ def card_table_width(spec: dict[str, Any]) -> int:
     return (spec["positions"] + spec["pending_slots"]) * spec["types"] + spec["positions"]
 
 
-def card_table_features(x, spec: dict[str, Any], einsum: Callable = np.einsum,
-                        cat: Callable = np.concatenate):
+def card_table_features(x, spec: dict[str, Any], cat: Callable = np.concatenate):
     """The card table of learner inputs ``x`` (B, D): known card types per row
     position and per pending slot, and cards per position / 6 (module docstring).
-    ``einsum`` and ``cat``: numpy's (default) or torch's, for the trainer's module."""
+    Works on numpy arrays and, with ``cat=torch.cat``, on torch tensors."""
     b, nh, nl, nt = x.shape[0], spec["handles"], spec["locations"], spec["types"]
     ls = spec["location_start"]
     loc = x[:, ls:ls + nh * nl].reshape(b, nh, nl)
@@ -36,12 +35,11 @@ def card_table_features(x, spec: dict[str, Any], einsum: Callable = np.einsum,
     known = x[:, k0:k0 + nh * nt].reshape(b, nh, nt) + x[:, k1:k1 + nh * nt].reshape(b, nh, nt)
     npos, nd = spec["positions"], spec["districts"]
     rs = spec["row_start"]
-    row = x[:, rs:rs + npos * nd].reshape(b, npos, nd)
-    by_location = einsum("bhl,bht->blt", loc, known)
+    row = x[:, rs:rs + npos * nd].reshape(b, npos, nd)  # position x district id
+    by_location = loc.swapaxes(1, 2) @ known  # (B, locations, types)
     ps = spec["pending_slots"]  # locations: the pending slots, then the districts by id
-    count = loc.sum(1)[:, ps:ps + nd]
-    at_position = einsum("bpd,bdt->bpt", row, by_location[:, ps:ps + nd])
-    count_at_position = einsum("bpd,bd->bp", row, count) / 6.0
+    at_position = row @ by_location[:, ps:ps + nd]
+    count_at_position = (row @ loc.sum(1)[:, ps:ps + nd, None])[:, :, 0] / 6.0
     return cat([at_position.reshape(b, -1), by_location[:, :ps].reshape(b, -1), count_at_position], 1)
 
 
@@ -141,7 +139,7 @@ class CardTableActor:
                 if self.scale is not None:
                     n = self.scale[0].numel()
                     x = torch.cat([(x[:, :n] - self.scale[0]) * self.scale[1], x[:, n:]], 1)
-                h = torch.cat([x, card_table_features(x, actor.spec, torch.einsum, torch.cat)], 1)
+                h = torch.cat([x, card_table_features(x, actor.spec, torch.cat)], 1)
                 for i in range(0, len(self.body), 2):
                     h = torch.tanh(h @ self.body[i] + self.body[i + 1])
                 y = h @ self.out[0] + self.out[1]

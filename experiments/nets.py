@@ -471,8 +471,11 @@ class CardTableNet(nn.Module):
             self.register_buffer("play_up", th.as_tensor(spec["play_up"], dtype=th.long))
             self.register_buffer("play_down", th.as_tensor(spec["play_down"], dtype=th.long))
 
-    def forward(self, x: th.Tensor) -> th.Tensor:
-        h = self.body(th.cat([x, card_table_features(x, self.spec, th.einsum, th.cat)], 1))
+    def forward(self, x: th.Tensor, table: th.Tensor | None = None) -> th.Tensor:
+        """``table``: ``card_table_features(x)`` when the caller has it already."""
+        if table is None:
+            table = card_table_features(x, self.spec, th.cat)
+        h = self.body(th.cat([x, table], 1))
         y = self.out(h)
         if not self.play_hidden:
             return y
@@ -522,7 +525,8 @@ class CardTableActorCriticPolicy(OwnNetsPolicy):
 
     def _logits_values(self, obs, need_values: bool = True) -> tuple[th.Tensor, th.Tensor | None]:
         x = self._input(obs)
-        return self.actor(x), (self.critic(x) if need_values else None)
+        table = card_table_features(x, self.card_config["card_spec"], th.cat)  # no weights: shared by both nets
+        return self.actor(x, table), (self.critic(x, table) if need_values else None)
 
     def _values(self, x: th.Tensor) -> th.Tensor:
         return self.critic(x)
