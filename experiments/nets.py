@@ -475,7 +475,11 @@ class CardTableNet(nn.Module):
         """``table``: ``card_table_features(x)`` when the caller has it already."""
         if table is None:
             table = card_table_features(x, self.spec, th.cat)
-        h = self.body(th.cat([x, table], 1))
+        # the first layer reads input and table through two slices of its weight, so the
+        # (batch, input + table) concatenation is never copied
+        first, n = self.body[0], x.shape[1]
+        h = th.addmm(first.bias, x, first.weight[:, :n].T).addmm_(table, first.weight[:, n:].T)
+        h = self.body[2:](th.tanh(h))
         y = self.out(h)
         if not self.play_hidden:
             return y
