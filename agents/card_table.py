@@ -43,18 +43,31 @@ def card_table_features(x, spec: dict[str, Any], cat: Callable = np.concatenate)
     return cat([at_position.reshape(b, -1), by_location[:, :ps].reshape(b, -1), count_at_position], 1)
 
 
-def play_scores(x, context, w_up, w_all, w_out, b_out, spec: dict[str, Any], up_slots, down_slots, tanh):
+def play_matrices(spec: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """(shown, hidden): 0/1 matrices (plays x hand slots) of the slot each play shows
+    and the two slots it hides."""
+    up, down = np.asarray(spec["play_up"]), np.asarray(spec["play_down"])
+    shown = np.zeros((up.size, spec["hand_slots"]), np.float32)
+    hidden = np.zeros_like(shown)
+    shown[np.arange(up.size), up] = 1.0
+    for slots in down:
+        hidden[np.arange(up.size), slots] += 1.0
+    return shown, hidden
+
+
+def play_scores(x, context, w_up, w_all, w_out, b_out, spec: dict[str, Any], shown, hidden, tanh):
     """The PLAY head's score of each play for rows ``x`` deciding a PLAY:
     ``w_out . tanh(context + up @ w_up + (up + down_1 + down_2) @ w_all) + b_out``,
     where ``up`` and ``down_k`` are the type one-hots of the hand slots the play shows
-    and hides. Each hand slot is projected once and the 30 plays gather the
-    projections (the same sum as projecting each play's cards: 6x fewer products).
-    Works on numpy arrays (``tanh=np.tanh``) and torch tensors (``torch.tanh``)."""
+    and hides. Each hand slot is projected once, and the :func:`play_matrices`
+    ``shown`` and ``hidden`` sum the projections per play (the same sum as projecting
+    each play's cards, with 6x fewer products). Works on numpy arrays
+    (``tanh=np.tanh``) and torch tensors (``torch.tanh``)."""
     hs, n, nt = spec["hand_start"], spec["hand_slots"], spec["types"]
     hand = x[:, hs:hs + n * nt].reshape(-1, n, nt)
-    shown = hand @ (w_up + w_all)   # (rows, slots, hidden): a slot's card face up
-    hidden = hand @ w_all           # ... and face down
-    f = tanh(context[:, None, :] + shown[:, up_slots] + hidden[:, down_slots[0]] + hidden[:, down_slots[1]])
+    face_up = hand @ (w_up + w_all)   # (rows, slots, hidden): a slot's card shown
+    face_down = hand @ w_all          # ... and hidden
+    f = tanh(context[:, None, :] + shown @ face_up + hidden @ face_down)
     return f @ w_out + b_out
 
 
@@ -76,6 +89,7 @@ class CardTableActor:
                       if "in_low" in arrays else None)
         self.play_up = np.asarray(self.spec["play_up"], np.int64)
         self.play_down = np.asarray(self.spec["play_down"], np.int64)
+        self.shown, self.hidden = play_matrices(self.spec)
 
     def check(self, in_dim: int, num_actions: int) -> None:
         """Raise ValueError unless the shapes chain from ``in_dim`` inputs to
@@ -113,7 +127,7 @@ class CardTableActor:
             nt = self.spec["types"]
             scores = play_scores(x[rows], h[rows] @ self.play_context[0] + self.play_context[1],
                                  self.play_cards[:nt], self.play_cards[nt:], self.play_out[0], self.play_out[1],
-                                 self.spec, self.play_up, self.play_down, np.tanh)
+                                 self.spec, self.shown, self.hidden, np.tanh)
             a0 = self.spec["play_start"]
             y[rows, a0:a0 + self.play_up.size] += scores
         return y[0] if single else y
@@ -149,7 +163,7 @@ class CardTableActor:
                 nt = actor.spec["types"]
                 scores = play_scores(x.index_select(0, rows), h.index_select(0, rows) @ self.play[0] + self.play[1],
                                      self.play[2][:nt], self.play[2][nt:], self.play[3], self.play[4], actor.spec,
-                                     torch.as_tensor(actor.play_up), torch.as_tensor(actor.play_down), torch.tanh)
+                                     torch.from_numpy(actor.shown), torch.from_numpy(actor.hidden), torch.tanh)
                 a0, a1 = actor.spec["play_start"], actor.spec["play_start"] + actor.play_up.size
                 bonus = torch.zeros_like(y[:, a0:a1]).index_copy(0, rows, scores)
                 return torch.cat([y[:, :a0], y[:, a0:a1] + bonus, y[:, a1:]], 1)

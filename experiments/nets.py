@@ -44,7 +44,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from spyenvs.agents.card_table import card_table_features, card_table_width, play_scores
+from spyenvs.agents.card_table import card_table_features, card_table_width, play_matrices, play_scores
 
 ARCH = "board_cnn"
 
@@ -456,8 +456,12 @@ class CardTableNet(nn.Module):
     def __init__(self, in_dim: int, spec: dict[str, Any], hidden: tuple[int, ...], out: int, play_hidden: int = 0):
         super().__init__()
         self.spec = spec
-        layers, d = [], in_dim + card_table_width(spec)
-        for n in hidden:
+        # the first layer in two parts, over the input and over the table, so the two are
+        # never concatenated (a copy of the whole batch, and of its gradient)
+        self.first_input = nn.Linear(in_dim, hidden[0])
+        self.first_table = nn.Linear(card_table_width(spec), hidden[0], bias=False)
+        layers, d = [nn.Tanh()], hidden[0]
+        for n in hidden[1:]:
             layers += [nn.Linear(d, n), nn.Tanh()]
             d = n
         self.body = nn.Sequential(*layers)
@@ -468,18 +472,15 @@ class CardTableNet(nn.Module):
             self.play_context = nn.Linear(d, self.play_hidden)
             self.play_cards = nn.Linear(2 * nt, self.play_hidden, bias=False)
             self.play_out = nn.Linear(self.play_hidden, 1)
-            self.register_buffer("play_up", th.as_tensor(spec["play_up"], dtype=th.long))
-            self.register_buffer("play_down", th.as_tensor(spec["play_down"], dtype=th.long))
+            shown, hidden = play_matrices(spec)
+            self.register_buffer("play_shown", th.as_tensor(shown), persistent=False)
+            self.register_buffer("play_hidden_slots", th.as_tensor(hidden), persistent=False)
 
     def forward(self, x: th.Tensor, table: th.Tensor | None = None) -> th.Tensor:
         """``table``: ``card_table_features(x)`` when the caller has it already."""
         if table is None:
             table = card_table_features(x, self.spec, th.cat)
-        # the first layer reads input and table through two slices of its weight, so the
-        # (batch, input + table) concatenation is never copied
-        first, n = self.body[0], x.shape[1]
-        h = th.addmm(first.bias, x, first.weight[:, :n].T).addmm_(table, first.weight[:, n:].T)
-        h = self.body[2:](th.tanh(h))
+        h = self.body(self.first_input(x) + self.first_table(table))
         y = self.out(h)
         if not self.play_hidden:
             return y
@@ -491,10 +492,9 @@ class CardTableNet(nn.Module):
         w_up, w_all = self.play_cards.weight.T.split(self.spec["types"])
         scores = play_scores(x.index_select(0, rows), self.play_context(h.index_select(0, rows)),
                              w_up, w_all, self.play_out.weight.reshape(-1), self.play_out.bias,
-                             self.spec, self.play_up, self.play_down, th.tanh)
-        a0, a1 = self.spec["play_start"], self.spec["play_start"] + self.play_up.numel()
-        bonus = th.zeros_like(y[:, a0:a1]).index_copy(0, rows, scores)
-        return th.cat([y[:, :a0], y[:, a0:a1] + bonus, y[:, a1:]], 1)
+                             self.spec, self.play_shown, self.play_hidden_slots, th.tanh)
+        a0 = self.spec["play_start"]
+        return y.index_add(0, rows, nn.functional.pad(scores, (a0, y.shape[1] - a0 - scores.shape[1])))
 
 
 class CardTableActorCriticPolicy(OwnNetsPolicy):
@@ -608,10 +608,12 @@ def export_card_actor(policy: CardTableActorCriticPolicy, scale: tuple[np.ndarra
     def put(name: str, t) -> None:
         arrays[name] = t.detach().cpu().numpy().astype(np.float32)
 
-    lins = [m for m in net.body if isinstance(m, nn.Linear)]
-    for i, m in enumerate(lins):
-        put(f"body{i}.w", m.weight)
-        put(f"body{i}.b", m.bias)
+    # the numpy actor reads one first layer over (input, table)
+    lins = [(th.cat([net.first_input.weight, net.first_table.weight], 1), net.first_input.bias)]
+    lins += [(m.weight, m.bias) for m in net.body if isinstance(m, nn.Linear)]
+    for i, (w, b) in enumerate(lins):
+        put(f"body{i}.w", w)
+        put(f"body{i}.b", b)
     put("out.w", net.out.weight)
     put("out.b", net.out.bias)
     put("play_context.w", net.play_context.weight)
