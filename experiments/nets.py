@@ -340,6 +340,14 @@ class OwnNetsPolicy(LeanMaskablePolicy):
     def predict_values(self, obs) -> th.Tensor:
         return self._values(self._input(obs))
 
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        # the own networks' arguments (``net_config``) in place of SB3's net_arch, so a
+        # saved model rebuilds them
+        data = super()._get_constructor_parameters()
+        data.pop("net_arch", None)
+        data.update(self.net_config)
+        return data
+
 
 class BoardActorCriticPolicy(OwnNetsPolicy):
     """MaskablePPO policy with :class:`BoardNet` actor and critic (module docstring)."""
@@ -360,6 +368,7 @@ class BoardActorCriticPolicy(OwnNetsPolicy):
                              "cell_actions": int(cell_actions), "channels": int(channels),
                              "dilations": tuple(int(d) for d in dilations), "vec_hidden": tuple(int(n) for n in vec_hidden),
                              "head_hidden": int(head_hidden), "share_trunk": bool(share_trunk)}
+        self.net_config = self.board_config
         kwargs.pop("net_arch", None)
         kwargs.pop("share_features_extractor", None)
         super().__init__(observation_space, action_space, lr_schedule, net_arch=[], **kwargs)
@@ -410,11 +419,6 @@ class BoardActorCriticPolicy(OwnNetsPolicy):
             return self._logits_values(x)[1]
         return self.critic.pooled(*self.critic.trunk(x))
 
-    def _get_constructor_parameters(self) -> dict[str, Any]:
-        data = super()._get_constructor_parameters()
-        data.pop("net_arch", None)
-        data.update(self.board_config)
-        return data
 
 
 # ------------------------------------------------------------ Unrest's card table
@@ -507,6 +511,7 @@ class CardTableActorCriticPolicy(OwnNetsPolicy):
             raise ValueError("CardTableActorCriticPolicy needs the game's card_spec (nets.card_table_spec)")
         self.card_config = {"card_spec": card_spec, "hidden": tuple(int(n) for n in hidden),
                             "play_hidden": int(play_hidden)}
+        self.net_config = self.card_config
         kwargs.pop("net_arch", None)
         kwargs.pop("activation_fn", None)
         super().__init__(observation_space, action_space, lr_schedule, net_arch=[], **kwargs)
@@ -535,11 +540,6 @@ class CardTableActorCriticPolicy(OwnNetsPolicy):
     def _values(self, x: th.Tensor) -> th.Tensor:
         return self.critic(x)
 
-    def _get_constructor_parameters(self) -> dict[str, Any]:
-        data = super()._get_constructor_parameters()
-        data.pop("net_arch", None)
-        data.update(self.card_config)
-        return data
 
 
 # ------------------------------------------------------------------ export
