@@ -14,6 +14,7 @@ call :func:`card_table_features`, so they cannot drift apart.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
@@ -118,18 +119,7 @@ class CardTableActor:
         if self.scale is not None:
             n = self.scale[0].size
             x[:, :n] = (x[:, :n] - self.scale[0]) * self.scale[1]
-        h = np.concatenate([x, card_table_features(x, self.spec).astype(np.float32)], 1)
-        for wt, b in self.body:
-            h = np.tanh(h @ wt + b)
-        y = h @ self.out[0] + self.out[1]
-        rows = np.flatnonzero(x[:, self.spec["play_phase_column"]] > 0.5)
-        if rows.size:
-            nt = self.spec["types"]
-            scores = play_scores(x[rows], h[rows] @ self.play_context[0] + self.play_context[1],
-                                 self.play_cards[:nt], self.play_cards[nt:], self.play_out[0], self.play_out[1],
-                                 self.spec, self.shown, self.hidden, np.tanh)
-            a0 = self.spec["play_start"]
-            y[rows, a0:a0 + self.play_up.size] += scores
+        y = actor_logits(x, self, np.tanh, np.concatenate, np.flatnonzero)
         return y[0] if single else y
 
     def as_torch_module(self):
@@ -146,26 +136,40 @@ class CardTableActor:
                 self.body = nn.ParameterList([t(w) for wb in actor.body for w in wb])
                 self.out = nn.ParameterList([t(w) for w in actor.out])
                 self.play = nn.ParameterList([t(actor.play_context[0]), t(actor.play_context[1]), t(actor.play_cards),
-                                              t(actor.play_out[0]), t(np.array([actor.play_out[1]], np.float32))])
+                                              t(actor.play_out[0]), t(np.array(actor.play_out[1], np.float32))])
+                self.matrices = nn.ParameterList([t(actor.shown), t(actor.hidden)])
                 self.scale = None if actor.scale is None else nn.ParameterList([t(a) for a in actor.scale])
 
             def forward(self, x):
                 if self.scale is not None:
                     n = self.scale[0].numel()
                     x = torch.cat([(x[:, :n] - self.scale[0]) * self.scale[1], x[:, n:]], 1)
-                h = torch.cat([x, card_table_features(x, actor.spec, torch.cat)], 1)
-                for i in range(0, len(self.body), 2):
-                    h = torch.tanh(h @ self.body[i] + self.body[i + 1])
-                y = h @ self.out[0] + self.out[1]
-                rows = torch.nonzero(x[:, actor.spec["play_phase_column"]] > 0.5).squeeze(1)
-                if rows.numel() == 0:
-                    return y
-                nt = actor.spec["types"]
-                scores = play_scores(x.index_select(0, rows), h.index_select(0, rows) @ self.play[0] + self.play[1],
-                                     self.play[2][:nt], self.play[2][nt:], self.play[3], self.play[4], actor.spec,
-                                     torch.from_numpy(actor.shown), torch.from_numpy(actor.hidden), torch.tanh)
-                a0, a1 = actor.spec["play_start"], actor.spec["play_start"] + actor.play_up.size
-                bonus = torch.zeros_like(y[:, a0:a1]).index_copy(0, rows, scores)
-                return torch.cat([y[:, :a0], y[:, a0:a1] + bonus, y[:, a1:]], 1)
+                weights = SimpleNamespace(
+                    spec=actor.spec, body=list(zip(self.body[::2], self.body[1::2])), out=tuple(self.out),
+                    play_context=(self.play[0], self.play[1]), play_cards=self.play[2],
+                    play_out=(self.play[3], self.play[4]), shown=self.matrices[0], hidden=self.matrices[1])
+                return actor_logits(x, weights, torch.tanh, torch.cat,
+                                    lambda m: torch.nonzero(m).squeeze(1))
 
         return _CardTableActor()
+
+
+def actor_logits(x, a, tanh, cat, nonzero):
+    """The card-table actor's logits for scaled learner inputs ``x`` (B, D), with the
+    weights of ``a`` (a :class:`CardTableActor`, or the same fields as tensors):
+    the MLP over ``x`` and its card table, then the PLAY head on the rows deciding a
+    PLAY. ``tanh``, ``cat`` and ``nonzero`` (a mask's indices) are numpy's or
+    torch's, so the numpy player and its torch module share this one pass."""
+    spec = a.spec
+    h = cat([x, card_table_features(x, spec, cat)], 1)
+    for wt, b in a.body:
+        h = tanh(h @ wt + b)
+    y = h @ a.out[0] + a.out[1]
+    rows = nonzero(x[:, spec["play_phase_column"]] > 0.5)
+    if len(rows):
+        nt, a0 = spec["types"], spec["play_start"]
+        scores = play_scores(x[rows], h[rows] @ a.play_context[0] + a.play_context[1],
+                             a.play_cards[:nt], a.play_cards[nt:], a.play_out[0], a.play_out[1],
+                             spec, a.shown, a.hidden, tanh)
+        y[rows, a0:a0 + scores.shape[1]] += scores
+    return y

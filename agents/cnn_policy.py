@@ -135,44 +135,12 @@ class BoardActor:
         out = np.concatenate([cells, z], axis=1)
         return out[0] if single else out
 
-
-#: the numpy actor of each own-network architecture
-ACTORS = {"board_cnn": BoardActor, "card_table": CardTableActor}
-ARCHS = tuple(ACTORS)
-
-
-class CNNPolicy(TorchPolicy):
-    """A trained policy of one of :data:`ARCHS`; see
-    :class:`~spyenvs.agents.torch_policy.TorchPolicy` for ``bind``, ``act``,
-    ``act_batch`` and sampling."""
-
-    @staticmethod
-    def _build_net(arrays: dict[str, np.ndarray], meta: dict[str, Any]):
-        return ACTORS[meta.get("arch", "board_cnn")](arrays, meta)
-
-    @classmethod
-    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",
-                    **kwargs) -> CNNPolicy:
-        """The policy of a checkpoint's arrays, checked; a malformed file raises
-        :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
-        try:
-            policy = cls(arrays, meta, **kwargs)
-            kinds = len(meta["role_kinds"])
-            policy.net.check(int(meta["obs_dim"]) + (kinds if kinds > 1 else 0), int(meta["num_actions"]))
-        except KeyError as exc:
-            raise CheckpointError(f"{path}: {meta.get('arch')} checkpoint lacks {exc}") from exc
-        except (ValueError, TypeError, IndexError) as exc:
-            raise CheckpointError(f"{path}: malformed {meta.get('arch')} checkpoint ({exc})") from exc
-        return policy
-
     def as_torch_module(self):
-        """The actor as a ``torch.nn.Module`` (input: the learner's vector; logits out)."""
-        if not isinstance(self.net, BoardActor):
-            return self.net.as_torch_module()
+        """This actor as a ``torch.nn.Module`` (same input, same logits)."""
         import torch
         from torch import nn
 
-        net = self.net
+        net = self
 
         class _Actor(nn.Module):
             def __init__(self):
@@ -214,3 +182,37 @@ class CNNPolicy(TorchPolicy):
                 return torch.cat([cells, z], 1)
 
         return _Actor()
+
+
+#: the numpy actor of each own-network architecture
+ACTORS = {"board_cnn": BoardActor, "card_table": CardTableActor}
+ARCHS = tuple(ACTORS)
+
+
+class CNNPolicy(TorchPolicy):
+    """A trained policy of one of :data:`ARCHS`; see
+    :class:`~spyenvs.agents.torch_policy.TorchPolicy` for ``bind``, ``act``,
+    ``act_batch`` and sampling."""
+
+    @staticmethod
+    def _build_net(arrays: dict[str, np.ndarray], meta: dict[str, Any]):
+        return ACTORS[meta.get("arch", "board_cnn")](arrays, meta)
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",
+                    **kwargs) -> CNNPolicy:
+        """The policy of a checkpoint's arrays, checked; a malformed file raises
+        :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
+        try:
+            policy = cls(arrays, meta, **kwargs)
+            kinds = len(meta["role_kinds"])
+            policy.net.check(int(meta["obs_dim"]) + (kinds if kinds > 1 else 0), int(meta["num_actions"]))
+        except KeyError as exc:
+            raise CheckpointError(f"{path}: {meta.get('arch')} checkpoint lacks {exc}") from exc
+        except (ValueError, TypeError, IndexError) as exc:
+            raise CheckpointError(f"{path}: malformed {meta.get('arch')} checkpoint ({exc})") from exc
+        return policy
+
+    def as_torch_module(self):
+        """The actor as a ``torch.nn.Module`` (input: the learner's vector; logits out)."""
+        return self.net.as_torch_module()

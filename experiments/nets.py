@@ -599,7 +599,7 @@ def export_actor(policy: BoardActorCriticPolicy, scale: tuple[np.ndarray, np.nda
 def export_card_actor(policy: CardTableActorCriticPolicy, scale: tuple[np.ndarray, np.ndarray] | None = None
                       ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The actor of a card-table policy as (arrays, metadata), read by
-    :class:`spyenvs.agents.cnn_policy.CardTableActor`. The net reads its card blocks
+    :class:`spyenvs.agents.card_table.CardTableActor`. The net reads its card blocks
     from the scaled input, so ``scale`` ships as ``in_low``/``in_inv`` (the
     observation's part) rather than folded into the first layer."""
     net = policy.actor
