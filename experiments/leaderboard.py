@@ -31,19 +31,12 @@ import sys
 import time
 
 from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pct, pin_blas_threads, tournament
+from spyenvs.registry import game_info
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
 LEADERBOARD = os.path.join(ROOT, "docs", "leaderboard")
 
-#: the goals of the issue "Self-play that beats our own heuristics": (vs random, vs
-#: heuristic) per env and role kind, each as (rate, low end of the interval) minima
-GOALS = {
-    "the_agents_v0": {"player": ((0.95, None), (0.55, 0.50))},
-    "unrest_v0": {"rebel": ((0.70, None), (0.50, None)), "empire": ((0.93, None), (0.60, None))},
-    "spy_games_v0": {"player": ((0.90, None), (0.375, None))},
-    "specter_ops_v0": {"agent": ((0.90, None), (0.95, None)), "hunter": ((0.99, None), (0.25, None))},
-}
 
 
 def _met(value: dict | None, goal) -> str:
@@ -130,7 +123,7 @@ def results_table() -> str:
             rec = json.load(f)
         env_id = rec["env_id"]
         players = rec["config"].get("num_players", rec["num_players"])
-        for kind, goals in GOALS.get(env_id, {}).items():
+        for kind, goals in game_info(env_id).learning_goals.items():
             cells = []
             for opp, goal in zip(("random", "heuristic"), goals):
                 v = rec["vs"].get(opp, {}).get(kind)

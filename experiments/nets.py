@@ -45,15 +45,19 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from spyenvs.agents.card_table import card_table_features, card_table_width, play_matrices, play_scores
+from spyenvs.registry import ENV_IDS, game_info
 
 ARCH = "board_cnn"
 
-#: games whose first ``H * W`` actions are the board's cells, in the board's order
-#: (specter_ops: rules §8 action indices 0..735 are cells, ``row * 23 + col``)
-CELL_ACTION_GAMES = ("specter_ops_v0",)
 #: the card-table net (Unrest): who holds which known card, and PLAY scored by its cards
 CARD_ARCH = "card_table"
-CARD_TABLE_GAMES = ("unrest_v0",)
+
+
+def games_with(net_input: str) -> list[str]:
+    """The env ids whose game declares ``net_input`` (``GameInfo.net_input``): a
+    ``cell_board`` game's first ``H * W`` actions are the board's cells in the
+    board's order; a ``card_table`` game has Unrest's card blocks and PLAY table."""
+    return [env_id for env_id in ENV_IDS if game_info(env_id).net_input == net_input]
 
 #: measured by cloning the heuristic agent (60 games, 10 epochs; held-out agreement):
 #: 16 channels with separate trunks 86.5%, shared 84.7%; 32 channels shared 87.2% at
@@ -65,7 +69,7 @@ DEFAULTS = {"channels": 16, "dilations": (1, 2, 4, 8), "vec_hidden": (128, 128),
 def board_spec(game) -> dict[str, Any] | None:
     """Where the board planes are in ``game``'s observation and how many actions are
     cells; None when the game has no such board."""
-    if game.env_id not in CELL_ACTION_GAMES or "board" not in game.layout.blocks:
+    if game.info is None or game.info.net_input != "cell_board" or "board" not in game.layout.blocks:
         return None
     b = game.layout.blocks["board"]
     planes, h, w = b.shape
@@ -110,7 +114,7 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_di
         raise ValueError(f"net.arch must be auto, {ARCH}, {CARD_ARCH} or mlp, got {arch!r}")
     cards = card_table_spec(game) if game.env_id == env_id else None
     if arch == CARD_ARCH and cards is None:
-        raise ValueError(f"net.arch {CARD_ARCH} is the net of {', '.join(CARD_TABLE_GAMES)}, not {env_id}")
+        raise ValueError(f"net.arch {CARD_ARCH} is the net of {', '.join(games_with('card_table'))}, not {env_id}")
     if arch == CARD_ARCH or (arch == "auto" and cards is not None):
         if critic_only_dims:
             raise ValueError(f"the opponent's class for the critic needs net.arch mlp, not {CARD_ARCH}")
@@ -118,7 +122,7 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_di
                                             "play_hidden": int(net.get("play_hidden", 64))}
     spec = board_spec(game) if game.env_id == env_id else None
     if arch == ARCH and spec is None:
-        raise ValueError(f"net.arch {ARCH} needs a game with board planes and cell actions ({', '.join(CELL_ACTION_GAMES)})")
+        raise ValueError(f"net.arch {ARCH} needs a game with board planes and cell actions ({', '.join(games_with('cell_board'))})")
     if arch == "mlp" or spec is None:
         hidden = list(net.get("hidden", (128, 128)))
         act = {"tanh": nn.Tanh, "relu": nn.ReLU}[net.get("activation", "tanh")]
@@ -426,7 +430,7 @@ def card_table_spec(game) -> dict[str, Any] | None:
     """Where Unrest's card table is in ``game``'s observation (the blocks
     :class:`CardTableNet` reads, and the PLAY actions' hand slots); None for other
     games."""
-    if game.env_id not in CARD_TABLE_GAMES:
+    if game.info is None or game.info.net_input != "card_table":
         return None
     blocks = game.layout.blocks
     if any(name not in blocks for name in ("handle_location", "handle_type", "my_facedown_types", "row", "my_hand")):

@@ -29,7 +29,7 @@ import time
 
 import numpy as np
 
-TARGETS = {"the_agents_v0": 5.0, "unrest_v0": 3.0, "spy_games_v0": 3.0, "specter_ops_v0": 1.0}
+from spyenvs.registry import game_info
 
 
 def run_tutorial(steps: int, seed: int = 0) -> int:
@@ -127,7 +127,7 @@ def run_bench(env_ids, steps: int, progress=None, opts: list[str] | None = None,
     for env_id, row in zip(env_ids, rows[1:]):
         row["ratio"] = round(row["steps_per_s"] / base["steps_per_s"], 2)
         row["loop_ratio"] = round(row["train_steps_per_s"] / base["train_steps_per_s"], 2)
-        row["target"] = TARGETS.get(env_id)
+        row["target"] = game_info(env_id).train_speed_target
     return rows
 
 

@@ -118,40 +118,12 @@ def config_from_params(env_id: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 # -------------------------------------------------------------------- payoffs
-def payoff_kind(env_id: str, game) -> tuple[Any, float, float]:
-    """(OpenSpiel utility kind, min utility, max utility) of one configured game.
-
-    Zero-sum only where every outcome sums to 0; the bounds cover every outcome
-    and the 0 paid at the bridge's length cap."""
-    U = pyspiel.GameType.Utility
-    cfg, n = game.config, game.num_players
-    if env_id == "unrest_v0":
-        return U.ZERO_SUM, -1.0, 1.0
-    if env_id == "the_agents_v0":
-        # 'equal_turns' can end in a tie of several winners (+1 each)
-        zero = n == 2 and cfg["end_rule"] == "immediate"
-        return (U.ZERO_SUM if zero else U.GENERAL_SUM), -1.0, 1.0
-    if env_id == "spy_games_v0":
-        from .games.spy_games import data as D
-
-        mode = cfg["reward"]
-        if mode == "rank":  # the rank values are symmetric around 0, ties share them
-            return U.ZERO_SUM, -1.0, 1.0
-        if mode == "win_loss":  # one winner +1, the rest -1; a shared win pays 0
-            return (U.ZERO_SUM if n == 2 else U.GENERAL_SUM), -1.0, 1.0
-        # VP: own cases count 1, foreign cases 3 (every opponent's whole colour at
-        # most), minus at most the worst penalty in each of the 3 zones
-        worst_penalty = max(max(row) for row in D.PENALTY.values())
-        vp_max = D.CASES_PER_COLOUR + 3 * D.CASES_PER_COLOUR * (n - 1)
-        vp_min = -D.ZONES * worst_penalty
-        if mode == "relative":  # VP minus the others' mean VP: sums to 0
-            return U.ZERO_SUM, float(vp_min - vp_max), float(vp_max - vp_min)
-        return U.GENERAL_SUM, float(min(vp_min, 0)), float(vp_max)
-    if env_id == "specter_ops_v0":
-        # the agent's side (and the traitor) +1 each, the hunters -1 each, or the
-        # reverse: the sum depends on who won
-        return U.GENERAL_SUM, -1.0, 1.0
-    raise ValueError(f"no OpenSpiel payoff description for {env_id!r}")  # pragma: no cover
+def payoff_kind(game) -> tuple[Any, float, float]:
+    """(OpenSpiel utility kind, min utility, max utility) of one configured game, from
+    the game's own :meth:`~spyenvs.core.game.Game.payoff`."""
+    payoff = game.payoff()
+    utility = pyspiel.GameType.Utility.ZERO_SUM if payoff.zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
+    return utility, float(payoff.low), float(payoff.high)
 
 
 def _player_range(env_id: str) -> tuple[int, int]:
@@ -169,7 +141,7 @@ def _player_range(env_id: str) -> tuple[int, int]:
 def game_type(env_id: str, utility=None, short_name: str | None = None) -> pyspiel.GameType:
     lo, hi = _player_range(env_id)
     if utility is None:
-        utility = payoff_kind(env_id, game_class(env_id)())[0]
+        utility = payoff_kind(game_class(env_id)())[0]
     return pyspiel.GameType(
         short_name=short_name or SHORT_NAMES[env_id],
         long_name=f"spyenvs {env_id}",
@@ -213,7 +185,7 @@ class SpyenvsGame(pyspiel.Game):
         # checks the config; a started template so that new states are cheap clones
         self.template = game_class(self.env_id)(**self.config)
         self.template.reset(0)
-        utility, lo, hi = payoff_kind(self.env_id, self.template)
+        utility, lo, hi = payoff_kind(self.template)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.template.num_actions,
             max_chance_outcomes=0,

@@ -1,36 +1,55 @@
-"""Registry of env ids. Each game's ``env`` module exposes ``GAME`` (its Game
-class), ``env(**kwargs)`` and ``raw_env(**kwargs)``; adding an id here puts the game
-under the conformance suite, the bench and the CLI."""
+"""Registry of env ids: one line per game, naming its package. The package's
+``INFO`` (:class:`spyenvs.core.info.GameInfo`) gives the env id, the PettingZoo id
+and the other facts; its ``env`` module exposes ``GAME`` (the Game class),
+``env(**kwargs)`` and ``raw_env(**kwargs)``. Adding a line here puts the game under
+the conformance suite, the bench, the docs and the CLI."""
 
 from __future__ import annotations
 
 import importlib
 
-_MODULES = {
-    "specter_ops_v0": "spyenvs.games.specter_ops.env",
-    "the_agents_v0": "spyenvs.games.the_agents.env",
-    "spy_games_v0": "spyenvs.games.spy_games.env",
-    "unrest_v0": "spyenvs.games.unrest.env",
-}
+from .core.info import GameInfo
 
-ENV_IDS: tuple[str, ...] = tuple(_MODULES)
+#: the game packages, in the order the CLI, the docs and the bench list them
+GAME_PACKAGES = (
+    "spyenvs.games.specter_ops",
+    "spyenvs.games.the_agents",
+    "spyenvs.games.spy_games",
+    "spyenvs.games.unrest",
+)
+
+#: env id -> the game's declaration; env id -> its env module. Only the packages'
+#: ``__init__`` is imported here, so no game module loads until an env is made.
+_INFOS: dict[str, GameInfo] = {}
+_ENV_MODULES: dict[str, str] = {}
+for _package in GAME_PACKAGES:
+    _info = importlib.import_module(_package).INFO
+    _INFOS[_info.env_id] = _info
+    _ENV_MODULES[_info.env_id] = f"{_package}.env"
+
+ENV_IDS: tuple[str, ...] = tuple(_INFOS)
 
 #: the PettingZoo registry id of each env id: ``pettingzoo.make("aec", id, **config)``
-PETTINGZOO_IDS: dict[str, str] = {
-    "the_agents_v0": "spyenvs/TheAgents-v0",
-    "unrest_v0": "spyenvs/Unrest-v0",
-    "spy_games_v0": "spyenvs/SpyGames-v0",
-    "specter_ops_v0": "spyenvs/SpecterOps-v0",
-}
+PETTINGZOO_IDS: dict[str, str] = {env_id: info.pettingzoo_id for env_id, info in _INFOS.items()}
 
 #: keyword arguments that configure the adapter rather than the game
 ADAPTER_KWARGS = ("render_mode", "max_steps", "illegal_action", "render_view")
 
 
-def env_module(env_id: str):
-    if env_id not in _MODULES:
+def _check(env_id: str) -> None:
+    if env_id not in _ENV_MODULES:
         raise ValueError(f"unknown env id {env_id!r}; available: {', '.join(ENV_IDS)}")
-    return importlib.import_module(_MODULES[env_id])
+
+
+def game_info(env_id: str) -> GameInfo:
+    """What the game of ``env_id`` says about itself."""
+    _check(env_id)
+    return _INFOS[env_id]
+
+
+def env_module(env_id: str):
+    _check(env_id)
+    return importlib.import_module(_ENV_MODULES[env_id])
 
 
 def game_class(env_id: str):
@@ -64,4 +83,4 @@ def register_pettingzoo() -> None:
         return
     for env_id, pz_id in PETTINGZOO_IDS.items():
         if pz_id not in aec_registry:
-            register("aec", pz_id, entry_point=f"{_MODULES[env_id]}:env")
+            register("aec", pz_id, entry_point=f"{_ENV_MODULES[env_id]}:env")

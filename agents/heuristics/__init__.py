@@ -1,5 +1,6 @@
 """Rule-based players, one module per game (``agents/heuristics/<game>.py``).
 
+A game names its module in ``INFO.heuristic`` (:class:`spyenvs.core.info.GameInfo`).
 Each module exposes ``make(layout, config, role, rng) -> policy``: a policy for one
 role that decodes ONLY its own observation (through ``layout.view(obs, block)``)
 and the legal-action mask; it never sees the game object or hidden state.
@@ -14,15 +15,10 @@ from typing import Any, Callable
 
 import numpy as np
 
+from spyenvs.registry import ENV_IDS, game_info
+
 from ..policy import BasePolicy
 
-#: env id -> module with ``make(layout, config, role, rng)``
-_MODULES: dict[str, str] = {
-    "the_agents_v0": "spyenvs.agents.heuristics.the_agents",
-    "unrest_v0": "spyenvs.agents.heuristics.unrest",
-    "spy_games_v0": "spyenvs.agents.heuristics.spy_games",
-    "specter_ops_v0": "spyenvs.agents.heuristics.specter_ops",
-}
 _FACTORIES: dict[str, Callable[..., BasePolicy]] = {}
 
 
@@ -34,10 +30,15 @@ def register_heuristic(env_id: str, make: Callable[..., BasePolicy]) -> None:
 def heuristic_factory(env_id: str) -> Callable[..., BasePolicy]:
     if env_id in _FACTORIES:
         return _FACTORIES[env_id]
-    if env_id not in _MODULES:
-        raise ValueError(f"no heuristic for {env_id!r}; available: {', '.join(sorted(set(_MODULES) | set(_FACTORIES)))}")
     try:
-        module = importlib.import_module(_MODULES[env_id])
+        module_name = game_info(env_id).heuristic
+    except ValueError:  # not a registered env id
+        module_name = None
+    if module_name is None:
+        available = {e for e in ENV_IDS if game_info(e).heuristic is not None} | set(_FACTORIES)
+        raise ValueError(f"no heuristic for {env_id!r}; available: {', '.join(sorted(available))}")
+    try:
+        module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         raise ValueError(f"the heuristic for {env_id!r} is not written yet ({exc})") from exc
     return module.make

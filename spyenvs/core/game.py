@@ -4,7 +4,8 @@ that records and replays are made of).
 
 A game subclass writes rules, not plumbing. It defines:
 
-* ``env_id`` and ``CONFIG`` (a dict of :class:`~spyenvs.core.config.Param`);
+* ``info`` (its :class:`~spyenvs.core.info.GameInfo`, which also sets ``env_id``)
+  and ``CONFIG`` (a dict of :class:`~spyenvs.core.config.Param`);
 * ``_setup()``: derive ``roles``, ``num_actions`` and ``layout`` (a
   :class:`~spyenvs.core.layout.Layout`) and static tables from ``self.config``;
 * ``_new_game()``: deal a new game using only ``self.rng``;
@@ -13,8 +14,9 @@ A game subclass writes rules, not plumbing. It defines:
 * ``clone()`` (copy mutable state explicitly; use :meth:`_clone_into`),
   ``resample_hidden(viewer, rng)``, ``hidden_key(viewer)``;
 * ``decision_name()``, ``action_label(a)``, ``render_text(viewer)``;
-* optionally ``check_invariants()`` (fuzz tests call it every step) and
-  ``render_rgb(viewer)`` (defaults to a picture of ``render_text``).
+* optionally ``check_invariants()`` (fuzz tests call it every step),
+  ``render_rgb(viewer)`` (defaults to a picture of ``render_text``) and ``payoff()``
+  (defaults to a general-sum game paying between -1 and +1).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy as np
 
 from .config import Param, parse_config
 from .errors import GameStateError, IllegalActionError
+from .info import GameInfo, Payoff
 from .layout import Layout
 
 
@@ -44,6 +47,8 @@ def fresh_seed() -> int:
 class Game(ABC):
     """Base class of every game: a state machine of small decisions."""
 
+    #: what the game says about itself; a subclass that sets it gets its ``env_id``
+    info: ClassVar[GameInfo | None] = None
     env_id: ClassVar[str] = "game"
     CONFIG: ClassVar[dict[str, Param]] = {}
     #: configs the conformance suite runs (every player count, notable variants)
@@ -60,6 +65,11 @@ class Game(ABC):
     roles: tuple[str, ...]
     num_actions: int
     layout: Layout
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        if "info" in cls.__dict__ and cls.info is not None:
+            cls.env_id = cls.info.env_id
 
     def __init__(self, **config: Any):
         self.config: dict[str, Any] = parse_config(self.CONFIG, config, self.env_id)
@@ -144,6 +154,12 @@ class Game(ABC):
     @abstractmethod
     def outcome(self) -> list[float]:
         """Terminal payoff per role: win +1, loss -1, draw 0."""
+
+    def payoff(self) -> Payoff:
+        """Whether every outcome of this configured game sums to 0, and the bounds of
+        any role's payoff (the 0 of a truncated game included). The default claims
+        no zero sum, within the contract's -1..+1."""
+        return Payoff(False, -1.0, 1.0)
 
     # ----------------------------------------------------------- information
     @abstractmethod

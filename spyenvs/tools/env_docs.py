@@ -24,32 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.config import Param
-from ..registry import ADAPTER_KWARGS, ENV_IDS, PETTINGZOO_IDS, env_module, game_class
-
-#: one line per env (the game itself, not its implementation)
-TITLES = {
-    "the_agents_v0": ("The Agents", "The Agents (Saar Shai, 2013): a card game of hidden hands, "
-                      "double-edged cards and a race to 40 Intelligence Points."),
-    "unrest_v0": ("Unrest", 'Unrest / "Rebelia kontra Imperium" (Brendan Hansen, 2023): an asymmetric '
-                  "two-player bluffing card game, the Rebel against the Empire."),
-    "spy_games_v0": ("Spy Games", 'Spy Games / "Игры шпионов" (2017 prototype): negotiation, hidden spies '
-                     "and confrontations with a referee."),
-    "specter_ops_v0": ("Specter Ops", "Specter Ops: Shadow of Babel (Plaid Hat, 2015): hidden movement on "
-                       "the Facility 83X map, one agent against 2-4 hunters (a secret traitor at 5 players)."),
-}
-
-#: how each game pays (terminal rewards only; the adapter pays outcome() at the end)
-REWARDS = {
-    "the_agents_v0": "The player who reaches 40 IP wins (+1), every other player loses (-1); with "
-                     "`end_rule=\"equal_turns\"` tied leaders all win. A truncated game (`max_turns`, "
-                     "`max_decisions_per_turn`) pays 0 to everyone.",
-    "unrest_v0": "Rebel win: rebel +1, empire -1; Empire win: the reverse. Zero-sum.",
-    "spy_games_v0": "Set by `reward`: `win_loss` (the winner +1, the others -1, a shared win 0), "
-                    "`relative` (VP minus the others' mean VP, zero-sum), `rank` (+1 down to -1 by "
-                    "final rank, ties share) or `raw` (VP).",
-    "specter_ops_v0": "Team payoff: if the agent escapes, the agent (and the traitor at 5 players) get +1 "
-                      "and every hunter -1; if the hunters win, the reverse.",
-}
+from ..registry import ADAPTER_KWARGS, ENV_IDS, env_module, game_class, game_info
 
 #: seeded random games played per config to discover decisions and labels
 GAMES_DEFAULT = 6
@@ -165,7 +140,8 @@ def render_page(env_id: str, root: Path | None = None) -> str:
     root = root or repo_root()
     cls = game_class(env_id)
     module = env_module(env_id).__name__
-    name, blurb = TITLES.get(env_id, (env_id, ""))
+    info = game_info(env_id)
+    name, blurb = info.title, info.summary
     default = cls()
     low, high = default.layout.bounds()
     lines: list[str] = []
@@ -177,7 +153,7 @@ def render_page(env_id: str, root: Path | None = None) -> str:
     add("| | |")
     add("|---|---|")
     add(f"| Import | `from {module} import env` |")
-    add(f"| Create | `spyenvs.make(\"{env_id}\", **config)` or `pettingzoo.make(\"aec\", \"{PETTINGZOO_IDS[env_id]}\", **config)` |")
+    add(f"| Create | `spyenvs.make(\"{env_id}\", **config)` or `pettingzoo.make(\"aec\", \"{info.pettingzoo_id}\", **config)` |")
     add(f"| OpenSpiel | `python_spyenvs_{rules_name(env_id)}` (`import spyenvs.openspiel`) |")
     add("| Agents | " + "<br>".join(
         f"{_cfg_text(c) or 'default'}: " + ", ".join(f"`{r}`" for r in cls(**c).roles) for c in _player_counts(cls)
@@ -277,7 +253,7 @@ def render_page(env_id: str, root: Path | None = None) -> str:
     add("## Rewards")
     add("")
     add("Rewards are terminal: every agent gets 0 until the game ends, then the game's `outcome()`. "
-        + REWARDS.get(env_id, ""))
+        + info.rewards)
     add("")
     add("## Version history")
     add("")

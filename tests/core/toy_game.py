@@ -8,10 +8,18 @@ from __future__ import annotations
 import numpy as np
 
 from spyenvs.core import Game, Layout, Param
+from spyenvs.core.info import GameInfo
 
 
 class HighCard(Game):
-    env_id = "high_card_test"
+    # a real game declares this as INFO in its package's __init__.py
+    info = GameInfo(
+        env_id="high_card_test",
+        title="High Card",
+        summary="High Card: a test game of one secret card each; stay or swap, then the highest card wins.",
+        rewards="The highest card wins (+1), every other player loses (-1).",
+        pettingzoo_id="spyenvs/HighCardTest-v0",
+    )
     CONFIG = {
         "num_players": Param(2, int, choices=(2, 3)),
         "deck_size": Param(6, int, min=4, max=20),

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 
 from spyenvs.core import Game, Param
+from spyenvs.core.info import Payoff
 
+from . import INFO
 from . import board as B
 from .data import (
     A2T, A3, AGENT_NAMES, CARD0, CARD_NAMES, CHAR0, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H0, H1, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, NO, NUM_ACTIONS, PAD, POSTCOG, REVEAL, S1, SEAT0, SENSOR, YES,
@@ -30,7 +32,7 @@ _PUBLIC_HUNTER_DECISIONS = frozenset((S1, H1, H2, H2V, H3, H4, H5, H6))
 class SpecterOps(Resampling, Rules, Game):
     """Specter Ops: Shadow of Babel. Roles: ``agent``, ``hunter_0`` .. ``hunter_{k-1}``."""
 
-    env_id = "specter_ops_v0"
+    info = INFO
     team_kinds = ("hunter",)  # the hunters share a team reward (rules §8.1)
     SEQUENCE_LEAKING_OPTIONS = {"pad_agent_turn": False}  # her step count, A1, I1 ... (C58)
     CONFIG = {
@@ -142,6 +144,11 @@ class SpecterOps(Resampling, Rules, Game):
             on_agent_side = p == 0 or (p - 1 == self._h_traitor)
             out.append(1.0 if agents_win == on_agent_side else -1.0)
         return out
+
+    def payoff(self):
+        # the agent's side (and the traitor) +1 each, the hunters -1 each, or the
+        # reverse: the sum depends on who won
+        return Payoff(False, -1.0, 1.0)
 
     def observe(self, p):
         return observe(self, p)

@@ -1,2 +1,19 @@
 """Spy Games ("Игры шпионов", 2017 prototype): hidden spies, confrontations with a
-referee and structured negotiation, for 2-4 players (rules/spy_games.md)."""
+referee and structured negotiation, for 2-4 players (rules/spy_games.md). ``INFO``
+is what the game says about itself (:class:`spyenvs.core.info.GameInfo`)."""
+
+from spyenvs.core.info import GameInfo
+
+INFO = GameInfo(
+    env_id="spy_games_v0",
+    title="Spy Games",
+    summary='Spy Games / "Игры шпионов" (2017 prototype): negotiation, hidden spies and confrontations '
+            "with a referee.",
+    rewards="Set by `reward`: `win_loss` (the winner +1, the others -1, a shared win 0), "
+            "`relative` (VP minus the others' mean VP, zero-sum), `rank` (+1 down to -1 by "
+            "final rank, ties share) or `raw` (VP).",
+    pettingzoo_id="spyenvs/SpyGames-v0",
+    heuristic="spyenvs.agents.heuristics.spy_games",
+    train_speed_target=3.0,
+    learning_goals={"player": ((0.90, None), (0.375, None))},
+)

@@ -9,6 +9,7 @@ import numpy as np
 
 from spyenvs.core import Game, Param
 
+from . import INFO
 from . import data as D
 from .data import NUM_ACTIONS, S_OVER
 from .invariants import check
@@ -22,7 +23,7 @@ class SpyGames(SpyGamesRules, Game):
     """Spy Games for 2-4 players (rules/spy_games.md). Roles ``player_0`` ..
     ``player_{N-1}`` in clockwise seat order."""
 
-    env_id = "spy_games_v0"
+    info = INFO
     SEQUENCE_LEAKING_OPTIONS = {"auto_forced_hidden": True}  # a one-kind hand skips the plan pick (§9.2)
     CONFIG = {
         "num_players": Param(4, int, choices=(2, 3, 4), doc="seated players (colours 0..N-1) [C42]"),

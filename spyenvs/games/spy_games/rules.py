@@ -16,6 +16,8 @@ from array import array
 
 import numpy as np
 
+from spyenvs.core.info import Payoff
+
 from . import data as D
 from .data import (
     A_A1, A_ACCEPT, A_ALLOC, A_DEMAND, A_DRAW_EMPTY, A_EXPOSE, A_FIRST, A_FIXER, A_INFIL, A_KOMP, A_MISSION,
@@ -1366,3 +1368,18 @@ class SpyGamesRules:
         if len(winners) == 1:
             return [1.0 if p == winners[0] else -1.0 for p in range(n)]
         return [0.0 if p in winners else -1.0 for p in range(n)]
+
+    def payoff(self) -> Payoff:
+        n, mode = self.n, self.config["reward"]
+        if mode == "rank":  # the rank values are symmetric around 0, ties share them
+            return Payoff(True, -1.0, 1.0)
+        if mode == "win_loss":  # one winner +1, the rest -1; a shared win pays 0
+            return Payoff(n == 2, -1.0, 1.0)
+        # VP: own cases count 1, foreign cases 3 (every opponent's whole colour at
+        # most), minus at most the worst penalty in each of the 3 zones
+        worst_penalty = max(max(row) for row in D.PENALTY.values())
+        vp_max = D.CASES_PER_COLOUR + 3 * D.CASES_PER_COLOUR * (n - 1)
+        vp_min = -D.ZONES * worst_penalty
+        if mode == "relative":  # VP minus the others' mean VP: sums to 0
+            return Payoff(True, float(vp_min - vp_max), float(vp_max - vp_min))
+        return Payoff(False, float(min(vp_min, 0)), float(vp_max))

@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 
 from spyenvs.core import Game, Param
+from spyenvs.core.info import Payoff
 
+from . import INFO
 from . import invariants, resample
 from . import rules as R
 from .observe import Encoder, build_layout
@@ -30,7 +32,7 @@ _MASKS: dict[tuple, np.ndarray] = {}
 class TheAgentsGame(R.TheAgentsState, Game):
     """The Agents (Saar Shai, 2013), 2-5 players, rules file ``rules/the_agents.md``."""
 
-    env_id = "the_agents_v0"
+    info = INFO
     CONFIG = {
         "num_players": Param(2, int, min=2, max=5, doc="number of players"),
         "end_rule": Param("immediate", str, choices=("immediate", "equal_turns"),
@@ -105,6 +107,11 @@ class TheAgentsGame(R.TheAgentsState, Game):
         if not self.over or self.truncated or not self.winners:
             return [0.0] * self.N
         return [1.0 if q in self.winners else -1.0 for q in range(self.N)]
+
+    def payoff(self):
+        # 'equal_turns' can end in a tie of several winners (+1 each)
+        zero = self.N == 2 and self.config["end_rule"] == "immediate"
+        return Payoff(zero, -1.0, 1.0)
 
     def observe(self, player):
         return self.encoder.encode(self, player)

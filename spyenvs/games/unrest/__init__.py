@@ -1,6 +1,18 @@
 """Unrest / "Rebelia kontra Imperium" (Brendan Hansen, 2023) as ``unrest_v0``:
-roles ``rebel`` and ``empire``; rules in ``rules/unrest.md``."""
+roles ``rebel`` and ``empire``; rules in ``rules/unrest.md``. ``INFO`` is what the
+game says about itself (:class:`spyenvs.core.info.GameInfo`)."""
 
-from .game import UnrestGame
+from spyenvs.core.info import GameInfo
 
-__all__ = ["UnrestGame"]
+INFO = GameInfo(
+    env_id="unrest_v0",
+    title="Unrest",
+    summary='Unrest / "Rebelia kontra Imperium" (Brendan Hansen, 2023): an asymmetric two-player '
+            "bluffing card game, the Rebel against the Empire.",
+    rewards="Rebel win: rebel +1, empire -1; Empire win: the reverse. Zero-sum.",
+    pettingzoo_id="spyenvs/Unrest-v0",
+    heuristic="spyenvs.agents.heuristics.unrest",
+    net_input="card_table",
+    train_speed_target=3.0,
+    learning_goals={"rebel": ((0.70, None), (0.50, None)), "empire": ((0.93, None), (0.60, None))},
+)

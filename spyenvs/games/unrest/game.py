@@ -8,6 +8,7 @@ import numpy as np
 
 from spyenvs.core import Game, Param
 
+from . import INFO
 from . import data as D
 from . import invariants, render
 from .observe import (
@@ -28,7 +29,7 @@ class UnrestGame(UnrestRules, Game):
     """Unrest: the Rebel liberates 3 of 5 districts through missions before the deck
     runs out; the Empire stops it with two of four power tokens per round."""
 
-    env_id = "unrest_v0"
+    info = INFO
     CONFIG = {
         "revolution_reusable": Param(False, bool, doc="C10: Revolution stays available after use"),
         "empire_can_target_area_district_cards": Param(

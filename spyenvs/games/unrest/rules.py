@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from spyenvs.core.info import Payoff
+
 from . import data as D
 
 REBEL, EMPIRE = 0, 1
@@ -260,6 +262,9 @@ class UnrestRules:
         if w < 0:
             return [0.0, 0.0]
         return [1.0, -1.0] if w == REBEL else [-1.0, 1.0]
+
+    def payoff(self) -> Payoff:
+        return Payoff(True, -1.0, 1.0)
 
     def decision_name(self) -> str:
         return PHASE_NAMES[self.pub.phase]
