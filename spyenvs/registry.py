@@ -22,10 +22,20 @@ GAME_PACKAGES = (
 #: ``__init__`` is imported here, so no game module loads until an env is made.
 _INFOS: dict[str, GameInfo] = {}
 _ENV_MODULES: dict[str, str] = {}
+
+
+def _add_game(package: str) -> GameInfo:
+    """Read a game package's ``INFO`` and file the game under its env id."""
+    info = importlib.import_module(package).INFO
+    if not isinstance(info, GameInfo):
+        raise TypeError(f"{package}.INFO must be a spyenvs.core.info.GameInfo, got {type(info).__name__}")
+    _INFOS[info.env_id] = info
+    _ENV_MODULES[info.env_id] = f"{package}.env"
+    return info
+
+
 for _package in GAME_PACKAGES:
-    _info = importlib.import_module(_package).INFO
-    _INFOS[_info.env_id] = _info
-    _ENV_MODULES[_info.env_id] = f"{_package}.env"
+    _add_game(_package)
 
 ENV_IDS: tuple[str, ...] = tuple(_INFOS)
 
