@@ -9,15 +9,19 @@ the number of cards per position. The actor adds to each PLAY logit a score of t
 cards that play shows and hides (:func:`play_scores`), so the same cards score the
 same in any hand slot.
 The trainer's torch module is :class:`spyenvs.experiments.nets.CardTableNet`; both
-call :func:`card_table_features`, so they cannot drift apart.
+call :func:`card_table_features` and :func:`play_scores`, so they cannot drift apart.
+:class:`CardTableActor` checks a checkpoint's arrays and computes the logits in numpy;
+the policy around it is :class:`~spyenvs.agents.torch_policy.TorchPolicy`, which picks
+this actor for ``card_table`` files.
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
+
+from .checkpoint import checked_actor
 
 
 def card_table_width(spec: dict[str, Any]) -> int:
@@ -76,6 +80,8 @@ class CardTableActor:
     """The numpy forward pass of a ``card_table`` actor (arrays as
     :func:`spyenvs.experiments.nets.export_card_actor` writes them)."""
 
+    arch = "card_table"
+
     def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]):
         f32 = np.float32
         self.spec = meta["card_spec"]
@@ -91,6 +97,13 @@ class CardTableActor:
         self.play_up = np.asarray(self.spec["play_up"], np.int64)
         self.play_down = np.asarray(self.spec["play_down"], np.int64)
         self.shown, self.hidden = play_matrices(self.spec)
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any],
+                    path: str = "checkpoint") -> CardTableActor:
+        """The actor of a checkpoint's arrays, checked (a malformed file raises
+        :class:`~spyenvs.agents.checkpoint.CheckpointError`)."""
+        return checked_actor(cls, arrays, meta, path)
 
     def check(self, in_dim: int, num_actions: int) -> None:
         """Raise ValueError unless the shapes chain from ``in_dim`` inputs to
@@ -113,63 +126,23 @@ class CardTableActor:
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """Logits for the learner input ``x`` (D,) or (B, D): the raw observation,
-        then the role-kind one-hot."""
+        then the role-kind one-hot. The MLP reads the scaled input and its card
+        table; the PLAY head then adds to the PLAY logits of the rows deciding a PLAY."""
         single = x.ndim == 1
         x = np.array(x, np.float32).reshape(-1, x.shape[-1])
         if self.scale is not None:
             n = self.scale[0].size
             x[:, :n] = (x[:, :n] - self.scale[0]) * self.scale[1]
-        y = actor_logits(x, self, np.tanh, np.concatenate, np.flatnonzero)
+        spec = self.spec
+        h = np.concatenate([x, card_table_features(x, spec)], 1)
+        for wt, b in self.body:
+            h = np.tanh(h @ wt + b)
+        y = h @ self.out[0] + self.out[1]
+        rows = np.flatnonzero(x[:, spec["play_phase_column"]] > 0.5)
+        if len(rows):
+            nt, a0 = spec["types"], spec["play_start"]
+            scores = play_scores(x[rows], h[rows] @ self.play_context[0] + self.play_context[1],
+                                 self.play_cards[:nt], self.play_cards[nt:], self.play_out[0], self.play_out[1],
+                                 spec, self.shown, self.hidden, np.tanh)
+            y[rows, a0:a0 + scores.shape[1]] += scores
         return y[0] if single else y
-
-    def as_torch_module(self):
-        """This actor as a ``torch.nn.Module`` (same input, same logits)."""
-        import torch
-        from torch import nn
-
-        actor = self
-
-        class _CardTableActor(nn.Module):
-            def __init__(self):
-                super().__init__()
-                t = lambda a: nn.Parameter(torch.from_numpy(np.ascontiguousarray(a)), requires_grad=False)  # noqa: E731
-                self.body = nn.ParameterList([t(w) for wb in actor.body for w in wb])
-                self.out = nn.ParameterList([t(w) for w in actor.out])
-                self.play = nn.ParameterList([t(actor.play_context[0]), t(actor.play_context[1]), t(actor.play_cards),
-                                              t(actor.play_out[0]), t(np.array(actor.play_out[1], np.float32))])
-                self.matrices = nn.ParameterList([t(actor.shown), t(actor.hidden)])
-                self.scale = None if actor.scale is None else nn.ParameterList([t(a) for a in actor.scale])
-
-            def forward(self, x):
-                if self.scale is not None:
-                    n = self.scale[0].numel()
-                    x = torch.cat([(x[:, :n] - self.scale[0]) * self.scale[1], x[:, n:]], 1)
-                weights = SimpleNamespace(
-                    spec=actor.spec, body=list(zip(self.body[::2], self.body[1::2])), out=tuple(self.out),
-                    play_context=(self.play[0], self.play[1]), play_cards=self.play[2],
-                    play_out=(self.play[3], self.play[4]), shown=self.matrices[0], hidden=self.matrices[1])
-                return actor_logits(x, weights, torch.tanh, torch.cat,
-                                    lambda m: torch.nonzero(m).squeeze(1))
-
-        return _CardTableActor()
-
-
-def actor_logits(x, a, tanh, cat, nonzero):
-    """The card-table actor's logits for scaled learner inputs ``x`` (B, D), with the
-    weights of ``a`` (a :class:`CardTableActor`, or the same fields as tensors):
-    the MLP over ``x`` and its card table, then the PLAY head on the rows deciding a
-    PLAY. ``tanh``, ``cat`` and ``nonzero`` (a mask's indices) are numpy's or
-    torch's, so the numpy player and its torch module share this one pass."""
-    spec = a.spec
-    h = cat([x, card_table_features(x, spec, cat)], 1)
-    for wt, b in a.body:
-        h = tanh(h @ wt + b)
-    y = h @ a.out[0] + a.out[1]
-    rows = nonzero(x[:, spec["play_phase_column"]] > 0.5)
-    if len(rows):
-        nt, a0 = spec["types"], spec["play_start"]
-        scores = play_scores(x[rows], h[rows] @ a.play_context[0] + a.play_context[1],
-                             a.play_cards[:nt], a.play_cards[nt:], a.play_out[0], a.play_out[1],
-                             spec, a.shown, a.hidden, tanh)
-        y[rows, a0:a0 + scores.shape[1]] += scores
-    return y

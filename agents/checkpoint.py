@@ -13,12 +13,16 @@ Metadata keys: ``format`` (always ``spyenvs-policy``), ``version``, ``env_id``,
 ``activation`` and ``layers`` (the number of Linear layers, weights ``w0..`` and
 biases ``b0..``), plus free-form ``info`` (timesteps, wall time ...).
 
-``arch`` names the network; absent means the MLP above (the default format, read
-by :func:`load_policy`). Other architectures (``board_cnn``: the board net of
-:mod:`spyenvs.experiments.nets`, evaluated by :mod:`spyenvs.agents.cnn_policy`) are
-written with :func:`save_arrays` and read with :func:`read_checkpoint` as named
-arrays; their modules check the shapes. Arrays may be stored as float16 (half the
-file) and always load as float32.
+``arch`` names the network; absent means the MLP above (the default format, written
+by :func:`save_policy`, read by :func:`load_policy`). Other architectures
+(``board_cnn``: the board net of :mod:`spyenvs.agents.board_net`; ``card_table``:
+Unrest's net of :mod:`spyenvs.agents.card_table`) are written with :func:`save_arrays`
+and read with :func:`read_checkpoint` as named arrays; each architecture's actor
+checks its own arrays (:func:`checked_actor`). Arrays may be stored as float16 (half
+the file) and always load as float32.
+
+This module owns the file format, the MLP's layer layout and the errors a file can
+raise; it evaluates no network.
 """
 
 from __future__ import annotations
@@ -128,8 +132,16 @@ def load_policy(path: str | os.PathLike) -> tuple[list[tuple[np.ndarray, np.ndar
     return mlp_weights(raw, meta, os.fspath(path)), meta
 
 
+def input_dim(meta: dict[str, Any]) -> int:
+    """The width of the learner input a checkpoint's network reads: the observation,
+    then the role-kind one-hot when there are several kinds."""
+    kinds = len(meta["role_kinds"])
+    return int(meta["obs_dim"]) + (kinds if kinds > 1 else 0)
+
+
 def mlp_weights(raw: dict[str, np.ndarray], meta: dict[str, Any], path: str) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The checked [(W, b), ...] of an MLP checkpoint's arrays."""
+    """The checked [(W, b), ...] of an MLP checkpoint's arrays (the layout
+    :func:`save_policy` writes)."""
     arch = meta.get("arch", "mlp")
     if arch != "mlp":
         raise CheckpointError(f"{path}: a {arch!r} checkpoint, not an MLP (load it with TorchPolicy.load)")
@@ -137,7 +149,7 @@ def mlp_weights(raw: dict[str, np.ndarray], meta: dict[str, Any], path: str) -> 
     try:
         for i in range(int(meta["layers"])):
             weights.append((np.asarray(raw[f"w{i}"], np.float32), np.asarray(raw[f"b{i}"], np.float32)))
-        dim = int(meta["obs_dim"]) + (len(meta["role_kinds"]) if len(meta["role_kinds"]) > 1 else 0)
+        dim = input_dim(meta)
         for w, b in weights:
             if w.ndim != 2 or w.shape[1] != dim or b.shape != (w.shape[0],):
                 raise CheckpointError(f"{path}: layer shapes do not chain (input {dim}, weight {w.shape})")
@@ -147,3 +159,18 @@ def mlp_weights(raw: dict[str, np.ndarray], meta: dict[str, Any], path: str) -> 
     except KeyError as exc:
         raise CheckpointError(f"{path}: checkpoint lacks {exc}") from exc
     return weights
+
+
+def checked_actor(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str):
+    """``cls(arrays, meta)``, an actor of named arrays, after its ``check(in_dim,
+    num_actions)``; a missing array or key, or shapes that do not chain, raise a
+    one-line :class:`CheckpointError` naming ``path`` and the architecture."""
+    arch = meta.get("arch")
+    try:
+        actor = cls(arrays, meta)
+        actor.check(input_dim(meta), int(meta["num_actions"]))
+    except KeyError as exc:
+        raise CheckpointError(f"{path}: {arch} checkpoint lacks {exc}") from exc
+    except (ValueError, TypeError, IndexError) as exc:
+        raise CheckpointError(f"{path}: malformed {arch} checkpoint ({exc})") from exc
+    return actor

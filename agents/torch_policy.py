@@ -1,14 +1,16 @@
-"""Inference with a trained policy checkpoint, without the training library.
+"""The one policy of a trained network: :class:`TorchPolicy`, and the MLP actor.
 
-:class:`TorchPolicy` reads a checkpoint written by :mod:`spyenvs.agents.checkpoint` (torch's
-``weights_only`` loader or numpy, never pickled code) and evaluates the actor MLP
-(a file whose ``arch`` is ``board_cnn`` or ``card_table`` loads as
-:class:`~.cnn_policy.CNNPolicy`).
-The forward pass runs in numpy: for one observation at a time (how opponents and
-tournaments call it) a few small matrix products in numpy are several times faster
-than torch's per-call overhead, and the policy stays picklable for subprocess
-workers. ``as_torch_module()`` rebuilds the same network as a ``torch.nn``
-module for batched or GPU inference.
+A checkpoint (:mod:`spyenvs.agents.checkpoint`: torch's ``weights_only`` loader or
+numpy, never pickled code) names its network in ``arch``; :data:`ACTORS` maps each
+name to the actor class that checks the file's arrays and computes the logits in
+numpy: :class:`MLPActor` (``mlp``, the default), :class:`~.board_net.BoardActor`
+(``board_cnn``) and :class:`~.card_table.CardTableActor` (``card_table``).
+:class:`TorchPolicy` does the rest for every architecture: the role-kind input,
+masking, the deterministic or sampled choice, batching and binding to a seat.
+
+The forward pass runs in numpy, so loading and playing need no torch, a single
+observation (how opponents and tournaments call it) pays no torch per-call
+overhead, and the policy stays picklable for subprocess workers.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from .board_net import BoardActor
+from .card_table import CardTableActor
 from .checkpoint import CheckpointError, mlp_weights, read_checkpoint
 from .policy import BasePolicy, check_mask, role_kind
 
@@ -34,11 +38,20 @@ def policy_input(obs: np.ndarray, kind_index: int, n_kinds: int) -> np.ndarray:
 
 
 class MLPActor:
-    """A plain numpy MLP: Linear layers with an activation between them."""
+    """A plain numpy MLP: Linear layers with the checkpoint's activation between them."""
 
-    def __init__(self, weights: list[tuple[np.ndarray, np.ndarray]], activation: str):
+    arch = "mlp"
+
+    def __init__(self, weights: list[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any]):
         self.weights = [(np.ascontiguousarray(w.T), b) for w, b in weights]  # x @ W.T
-        self.activation = np.tanh if activation == "tanh" else (lambda x: np.maximum(x, 0.0))
+        self.activation = np.tanh if meta["activation"] == "tanh" else (lambda x: np.maximum(x, 0.0))
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint") -> MLPActor:
+        """The actor of a checkpoint's arrays ``w0, b0, ...``, checked by
+        :func:`~spyenvs.agents.checkpoint.mlp_weights` (the layout
+        :func:`~spyenvs.agents.checkpoint.save_policy` writes)."""
+        return cls(mlp_weights(arrays, meta, path), meta)
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         last = len(self.weights) - 1
@@ -49,45 +62,55 @@ class MLPActor:
         return x
 
 
+#: the numpy actor of each network a checkpoint's ``arch`` names (absent: ``mlp``)
+ACTORS = {"mlp": MLPActor, "board_cnn": BoardActor, "card_table": CardTableActor}
+
+
+def actor_class(meta: dict[str, Any], path: str = "checkpoint") -> type:
+    """The actor class of a checkpoint's ``arch``; an unknown one raises
+    :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
+    arch = meta.get("arch", "mlp")
+    if arch not in ACTORS:
+        raise CheckpointError(f"{path}: unknown network arch {arch!r}; this code reads {', '.join(ACTORS)}")
+    return ACTORS[arch]
+
+
 class TorchPolicy(BasePolicy):
-    """A trained policy from a checkpoint file (or from weights and metadata).
+    """A trained policy from a checkpoint file (or from weights and metadata), of any
+    architecture in :data:`ACTORS`.
 
     ``deterministic=True`` plays the most likely legal action; otherwise it samples
     from the masked softmax (seeded). ``bind(game, seat)`` checks the game matches the
-    checkpoint and sets the role-kind input for that seat.
+    checkpoint and sets the role-kind input for that seat. ``net`` is the actor.
     """
 
     def __init__(self, weights, meta: dict[str, Any], deterministic: bool = True, seed: int | None = None,
                  name: str | None = None):
+        """``weights``: an actor, or what the actor of ``meta``'s ``arch`` is built from
+        (the MLP's [(W, b), ...]; the named arrays of the others), unchecked; use
+        :meth:`from_arrays` for a file's arrays."""
         self.meta = meta
-        self.net = self._build_net(weights, meta)
+        self.net = weights if isinstance(weights, tuple(ACTORS.values())) else actor_class(meta)(weights, meta)
         self.kinds = list(meta["role_kinds"])
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.kind_index = 0
         self.name = name or meta.get("name", "trained")
 
-    @staticmethod
-    def _build_net(weights, meta: dict[str, Any]):
-        """The actor network of a checkpoint's weights (subclasses: other architectures)."""
-        return MLPActor(weights, meta["activation"])
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",
+                    **kwargs) -> TorchPolicy:
+        """The policy of a checkpoint's named arrays, checked by its actor; a malformed
+        file raises :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
+        return cls(actor_class(meta, path).from_arrays(arrays, meta, path), meta, **kwargs)
 
     @classmethod
     def load(cls, path: str | os.PathLike, deterministic: bool = True, seed: int | None = None) -> TorchPolicy:
         """The policy of a checkpoint file, of whichever architecture its ``arch``
-        names (the MLP when absent; ``board_cnn``, ``card_table``: a
-        :class:`~.cnn_policy.CNNPolicy`)."""
+        names (the MLP when absent)."""
         raw, meta = read_checkpoint(path)
         name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
-        arch = meta.get("arch", "mlp")
-        if arch == "mlp":
-            return cls(mlp_weights(raw, meta, os.fspath(path)), meta, deterministic=deterministic, seed=seed, name=name)
-        from .cnn_policy import ARCHS, CNNPolicy
-
-        if arch not in ARCHS:
-            raise CheckpointError(f"{path}: unknown network arch {arch!r}; this code reads mlp, {', '.join(ARCHS)}")
-        return CNNPolicy.from_arrays(raw, meta, path=os.fspath(path), deterministic=deterministic, seed=seed,
-                                     name=name)
+        return cls.from_arrays(raw, meta, os.fspath(path), deterministic=deterministic, seed=seed, name=name)
 
     def bind(self, game: Any, seat: int) -> TorchPolicy:
         if game.env_id != self.meta["env_id"]:
@@ -134,20 +157,3 @@ class TorchPolicy(BasePolicy):
             return z.argmax(axis=1).astype(np.int64)
         g = -np.log(-np.log(self.rng.random(z.shape)))  # Gumbel-max sampling
         return (z + g).argmax(axis=1).astype(np.int64)
-
-    def as_torch_module(self):
-        """The actor as a ``torch.nn.Sequential`` (logits out)."""
-        import torch
-        from torch import nn
-
-        layers: list[nn.Module] = []
-        act = nn.Tanh if self.meta["activation"] == "tanh" else nn.ReLU
-        for i, (wt, b) in enumerate(self.net.weights):
-            lin = nn.Linear(wt.shape[0], wt.shape[1])
-            with torch.no_grad():
-                lin.weight.copy_(torch.from_numpy(wt.T.copy()))
-                lin.bias.copy_(torch.from_numpy(b))
-            layers.append(lin)
-            if i < len(self.net.weights) - 1:
-                layers.append(act())
-        return nn.Sequential(*layers)

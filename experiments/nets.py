@@ -29,7 +29,7 @@ minibatch's distribution cost.
 
 :func:`policy_kwargs_for` says which policy class and kwargs a game trains with;
 :func:`export_actor` turns the actor into plain arrays that
-:mod:`spyenvs.agents.cnn_policy` evaluates in numpy. :func:`save_trained` and
+:mod:`spyenvs.agents.board_net` evaluates in numpy. :func:`save_trained` and
 :func:`inference_policy` are what a trainer calls for either architecture.
 """
 
@@ -551,7 +551,7 @@ def export_actor(policy: BoardActorCriticPolicy, scale: tuple[np.ndarray, np.nda
                  ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The actor of ``policy`` as (arrays, metadata) for
     :func:`spyenvs.agents.checkpoint.save_arrays`, read by
-    :class:`spyenvs.agents.cnn_policy.CNNPolicy`.
+    :class:`spyenvs.agents.board_net.BoardActor`.
 
     With ``scale`` (low, inv) the net was trained on ``(obs - low) * inv``: the vector
     part of that is folded into the first vector layer; the board part, when it is
@@ -657,15 +657,14 @@ def save_trained(path: str, policy, scale, meta: dict, dtype: str = "float32") -
 
 
 def inference_policy(policy, scale, meta: dict, deterministic: bool = True, name: str | None = None):
-    """The numpy player (:class:`~spyenvs.agents.torch_policy.TorchPolicy` or
-    :class:`~spyenvs.agents.cnn_policy.CNNPolicy`) of a trained SB3 policy's actor."""
+    """The numpy player (:class:`~spyenvs.agents.torch_policy.TorchPolicy`, of any
+    architecture) of a trained SB3 policy's actor."""
+    from spyenvs.agents.torch_policy import TorchPolicy
+
     exported = _export(policy, scale)
     if exported is not None:
-        from spyenvs.agents.cnn_policy import CNNPolicy
-
         arrays, extra = exported
-        return CNNPolicy(arrays, dict(meta, **extra), deterministic=deterministic, name=name)
-    from spyenvs.agents.torch_policy import TorchPolicy
+        return TorchPolicy(arrays, dict(meta, **extra), deterministic=deterministic, name=name)
     from spyenvs.experiments.train_selfplay import actor_weights
 
     return TorchPolicy(actor_weights(policy, scale), meta, deterministic=deterministic, name=name)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..checkpoint import CheckpointError
 from ..policy import BasePolicy
+from ..torch_policy import TorchPolicy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -44,8 +45,6 @@ class PretrainedPolicy(BasePolicy):
             if not os.path.isfile(path):
                 have = ", ".join(available()) or "none"
                 raise CheckpointError(f"no pretrained policy for {game.env_id}; shipped: {have}")
-            from ..torch_policy import TorchPolicy
-
             policy = self._loaded[game.env_id] = TorchPolicy.load(path, deterministic=not self.sample, seed=self.seed)
             policy.name = "pretrained"
         trained_on = policy.meta.get("config", {})

@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 import spyenvs  # noqa: E402
-from spyenvs.agents.card_table import card_table_features, card_table_width  # noqa: E402
+from spyenvs.agents.card_table import CardTableActor, card_table_features, card_table_width  # noqa: E402
 from spyenvs.agents.torch_policy import TorchPolicy, policy_input  # noqa: E402
 from spyenvs.experiments.nets import (  # noqa: E402
     CardTableActorCriticPolicy,
@@ -115,7 +115,7 @@ def test_card_table_lists_the_pending_cards_after_a_play():
     assert pending_seen.sum() == 1 and pending_seen[0, D.CARD_TYPE[I(3)]] == 1
 
 
-def test_numpy_actor_and_its_torch_module_give_the_trainers_logits(game, observations):
+def test_numpy_actor_and_the_bound_player_give_the_trainers_logits(game, observations):
     pol = _policy(game)
     scale = observation_scale(game.layout)
     obs, kinds = observations
@@ -124,9 +124,13 @@ def test_numpy_actor_and_its_torch_module_give_the_trainers_logits(game, observa
     with torch.no_grad():
         want = pol.actor(torch.as_tensor(scaled)).numpy()
     player = inference_policy(pol, scale, _meta(game))
+    assert isinstance(player.net, CardTableActor)
     np.testing.assert_allclose(player.net.logits(raw), want, atol=1e-4)
-    with torch.no_grad():
-        np.testing.assert_allclose(player.as_torch_module()(torch.as_tensor(raw)).numpy(), want, atol=1e-4)
+    # the bound player adds each seat's role-kind input itself: raw observations in
+    for seat in (REBEL, EMPIRE):
+        rows = kinds == seat
+        got = player.bind(game, seat)._masked_logits(obs[rows], np.ones((rows.sum(), game.num_actions)))
+        np.testing.assert_allclose(got, want[rows], atol=1e-4)
     # the PLAY head adds to the PLAY logits of the rows deciding a PLAY, and only there
     column = card_table_spec(game)["play_phase_column"]
     headless = scaled.copy()

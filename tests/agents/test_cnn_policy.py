@@ -1,5 +1,5 @@
-"""The Specter Ops board network (spyenvs.experiments.nets) and its numpy player
-(spyenvs.agents.cnn_policy): same logits in torch and numpy, masks respected, trainable
+"""The Specter Ops board network (spyenvs.experiments.nets) and its numpy actor
+(spyenvs.agents.board_net): same logits in torch and numpy, masks respected, trainable
 by MaskablePPO on the vectorised self-play env, weights-only round trips."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ pytest.importorskip("sb3_contrib")
 
 import spyenvs  # noqa: E402
 from spyenvs.agents.checkpoint import CheckpointError, read_checkpoint, save_arrays  # noqa: E402
-from spyenvs.agents.cnn_policy import CNNPolicy  # noqa: E402
+from spyenvs.agents.board_net import BoardActor  # noqa: E402
 from spyenvs.agents.registry import make_policy  # noqa: E402
-from spyenvs.agents.torch_policy import TorchPolicy, policy_input  # noqa: E402
+from spyenvs.agents.torch_policy import MLPActor, TorchPolicy, policy_input  # noqa: E402
 from spyenvs.experiments.nets import (  # noqa: E402
     BoardActorCriticPolicy,
     CardTableActorCriticPolicy,
@@ -105,15 +105,20 @@ def _normalised(z):
 def test_numpy_actor_gives_the_torch_logits(game, observations):
     pol = _policy(game)
     arrays, extra = export_actor(pol)
-    cnn = CNNPolicy.from_arrays(arrays, _meta(game, extra))
+    cnn = TorchPolicy.from_arrays(arrays, _meta(game, extra))
+    assert isinstance(cnn.net, BoardActor)
     x = _inputs(observations)[::4]
     ref = _torch_logits(pol, x)
     assert np.ptp(ref) > 0.1
     np.testing.assert_allclose(_normalised(cnn.net.logits(x)), _normalised(ref), atol=1e-4)
     np.testing.assert_allclose(_normalised(cnn.net.logits(x[3])), _normalised(ref[3]), atol=1e-4)
-    with torch.no_grad():
-        module_out = cnn.as_torch_module()(torch.as_tensor(x)).numpy()
-    np.testing.assert_allclose(_normalised(module_out), _normalised(ref), atol=1e-4)
+    # the bound player adds each seat's role-kind input itself: raw observations in,
+    # the training network's logits on the legal actions out
+    obs, kinds, masks = observations
+    for seat in (0, 1):  # seat 0 the agent, seat 1 a hunter
+        rows = np.flatnonzero(kinds[::4] == seat)
+        got = cnn.bind(game, seat)._masked_logits(obs[::4][rows], np.ones_like(masks[::4][rows]))
+        np.testing.assert_allclose(_normalised(got), _normalised(ref[rows]), atol=1e-4)
 
 
 def test_exported_actor_folds_the_input_scale(game, observations):
@@ -125,7 +130,7 @@ def test_exported_actor_folds_the_input_scale(game, observations):
     pol = _policy(game, SMALL)
     arrays, extra = export_actor(pol, scale)
     assert "board_low" in arrays
-    cnn = CNNPolicy.from_arrays(arrays, _meta(game, extra))
+    cnn = TorchPolicy.from_arrays(arrays, _meta(game, extra))
     ref = _torch_logits(pol, _inputs(observations, scale))
     np.testing.assert_allclose(_normalised(cnn.net.logits(_inputs(observations))), _normalised(ref), atol=1e-4)
 
@@ -160,7 +165,7 @@ def test_masked_actions_are_never_chosen(game, observations):
     arrays, extra = export_actor(pol)
     obs, kinds, masks = observations
     for det in (True, False):
-        player = CNNPolicy.from_arrays(arrays, _meta(game, extra), deterministic=det, seed=3).bind(game, 0)
+        player = TorchPolicy.from_arrays(arrays, _meta(game, extra), deterministic=det, seed=3).bind(game, 0)
         for o, m in zip(obs, masks):
             assert m[player.act(o, m)]
         acts = player.act_batch(obs, masks)
@@ -197,7 +202,7 @@ def test_checkpoint_round_trip_plays_a_game(tmp_path, game, observations, suffix
     path = str(tmp_path / f"cnn{suffix}")
     save_trained(path, pol, None, meta, dtype=dtype)
     loaded = TorchPolicy.load(path)
-    assert isinstance(loaded, CNNPolicy) and read_checkpoint(path)[1]["arch"] == "board_cnn"
+    assert isinstance(loaded.net, BoardActor) and read_checkpoint(path)[1]["arch"] == "board_cnn"
     x = _inputs(observations)
     ref = inference_policy(pol, None, meta).net.logits(x)
     tol = 1e-5 if dtype == "float32" else 2e-2 * max(1.0, float(np.abs(ref).max()))
@@ -223,7 +228,8 @@ def test_mlp_checkpoints_still_load_as_before(tmp_path, game):
     save_policy(tmp_path / "m.npz", weights, _meta(game, {}))
     w2, meta = load_policy(tmp_path / "m.npz")
     assert "arch" not in meta and all(np.array_equal(a, b) for (a, _), (b, _) in zip(weights, w2))
-    assert type(TorchPolicy.load(tmp_path / "m.npz")) is TorchPolicy
+    loaded = TorchPolicy.load(tmp_path / "m.npz")
+    assert type(loaded) is TorchPolicy and type(loaded.net) is MLPActor
 
 
 def test_malformed_board_checkpoints_are_clear_errors(tmp_path, game):

@@ -15,6 +15,7 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("matplotlib")
 
+from spyenvs.agents.board_net import BoardActor  # noqa: E402
 from spyenvs.agents.torch_policy import TorchPolicy  # noqa: E402
 from spyenvs.experiments.train_selfplay import load_config, train  # noqa: E402
 
@@ -103,10 +104,8 @@ def test_the_trainer_trains_and_exports_the_board_network(tmp_path):
                                                "ppo.batch_size": 32, "ppo.n_epochs": 1, "net.arch": "board_cnn",
                                                "eval.games": 0, "eval.final_games": 0, "max_decisions": 200})
     train(cfg, str(tmp_path), quiet=True)
-    from spyenvs.agents.cnn_policy import CNNPolicy
-
     policy = TorchPolicy.load(tmp_path / "final.npz")
-    assert isinstance(policy, CNNPolicy)
+    assert isinstance(policy.net, BoardActor)
 
 
 def test_training_with_the_opponent_class_for_the_critic(tmp_path):

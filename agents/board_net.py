@@ -1,6 +1,5 @@
-"""Inference with the checkpoints of the per-game networks, in numpy: the board
-network (``arch: board_cnn``) here, Unrest's card table (``arch: card_table``) in
-:mod:`.card_table`.
+"""The numpy actor of the board network (``arch: board_cnn``): :class:`BoardActor`
+checks a checkpoint's arrays and computes the logits.
 
 The network is the actor of :class:`spyenvs.experiments.nets.BoardActorCriticPolicy`:
 a convolutional trunk over the board planes (3x3, dilated, ReLU; a learned per-cell
@@ -10,10 +9,10 @@ per cell from a 1x1 convolution (actions ``0 .. H*W-1``) and a linear head over 
 pooled trunk and the MLP for the other actions.
 
 Convolutions run channels-last as nine matrix products per layer, one per 3x3 tap,
-each over a contiguous shifted slice of the padded, row-flattened input: about a
-millisecond per decision without torch (one BLAS thread). :class:`CNNPolicy` is a
-:class:`~spyenvs.agents.torch_policy.TorchPolicy` (same ``bind``, ``act``,
-``act_batch``, sampling and role-kind input); only the network differs.
+each over a contiguous shifted slice of the padded, row-flattened input, so no torch
+is needed. The policy around it (masking, sampling, role kinds, batching) is
+:class:`~spyenvs.agents.torch_policy.TorchPolicy`, which picks this actor for
+``board_cnn`` files.
 """
 
 from __future__ import annotations
@@ -22,9 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .card_table import CardTableActor
-from .checkpoint import CheckpointError
-from .torch_policy import TorchPolicy
+from .checkpoint import checked_actor
 
 
 def _relu(x: np.ndarray) -> np.ndarray:
@@ -34,6 +31,8 @@ def _relu(x: np.ndarray) -> np.ndarray:
 class BoardActor:
     """The numpy forward pass of a ``board_cnn`` actor (arrays as
     :func:`spyenvs.experiments.nets.export_actor` writes them)."""
+
+    arch = "board_cnn"
 
     def __init__(self, arrays: dict[str, np.ndarray], meta: dict[str, Any]):
         f32 = np.float32
@@ -55,6 +54,12 @@ class BoardActor:
                       for i in range(int(meta["head_layers"]))]
         self.board_scale = ((arrays["board_low"].astype(f32), arrays["board_inv"].astype(f32))
                             if "board_low" in arrays else None)
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint") -> BoardActor:
+        """The actor of a checkpoint's arrays, checked (a malformed file raises
+        :class:`~spyenvs.agents.checkpoint.CheckpointError`)."""
+        return checked_actor(cls, arrays, meta, path)
 
     def check(self, in_dim: int, num_actions: int) -> None:
         """Raise ValueError unless the shapes chain from ``in_dim`` inputs to
@@ -134,85 +139,3 @@ class BoardActor:
                 _relu(z)
         out = np.concatenate([cells, z], axis=1)
         return out[0] if single else out
-
-    def as_torch_module(self):
-        """This actor as a ``torch.nn.Module`` (same input, same logits)."""
-        import torch
-        from torch import nn
-
-        net = self
-
-        class _Actor(nn.Module):
-            def __init__(self):
-                super().__init__()
-                t = lambda a: nn.Parameter(torch.from_numpy(np.ascontiguousarray(a)), requires_grad=False)  # noqa: E731
-                self.vec = nn.ParameterList([t(w) for wb in net.vec for w in wb])
-                self.film = nn.ParameterList([t(w) for w in net.film])
-                self.pos = t(net.pos.transpose(2, 0, 1))
-                self.convs = nn.ParameterList()
-                for wm, b, _ in net.convs:
-                    cin = wm.shape[0] // 9
-                    self.convs.append(t(wm.reshape(3, 3, cin, -1).transpose(3, 2, 0, 1)))
-                    self.convs.append(t(b))
-                self.cell = nn.ParameterList([t(net.cell[0]), t(np.array([net.cell[1]], np.float32))])
-                self.heads = nn.ParameterList([t(w) for wb in net.heads for w in wb])
-
-            def forward(self, x):
-                f = torch.nn.functional
-                n = x.shape[0]
-                board = x[:, net.start:net.end]
-                if net.board_scale is not None:
-                    board = (board - torch.from_numpy(net.board_scale[0])) * torch.from_numpy(net.board_scale[1])
-                h = board.reshape(n, net.planes, net.h, net.w)
-                v = torch.cat([x[:, :net.start], x[:, net.end:]], 1)
-                for i in range(0, len(self.vec), 2):
-                    v = torch.relu(v @ self.vec[i] + self.vec[i + 1])
-                for i, (_, _, d) in enumerate(net.convs):
-                    h = f.conv2d(h, self.convs[2 * i], self.convs[2 * i + 1], padding=d, dilation=d)
-                    if i == 0:
-                        h = h + self.pos + (v @ self.film[0] + self.film[1])[:, :, None, None]
-                    h = torch.relu(h)
-                flat = h.flatten(2)
-                cells = torch.einsum("bcn,c->bn", flat, self.cell[0]) + self.cell[1]
-                z = torch.cat([flat.mean(2), flat.amax(2), v], 1)
-                for i in range(0, len(self.heads), 2):
-                    z = z @ self.heads[i] + self.heads[i + 1]
-                    if i + 2 < len(self.heads):
-                        z = torch.relu(z)
-                return torch.cat([cells, z], 1)
-
-        return _Actor()
-
-
-#: the numpy actor of each own-network architecture
-ACTORS = {"board_cnn": BoardActor, "card_table": CardTableActor}
-ARCHS = tuple(ACTORS)
-
-
-class CNNPolicy(TorchPolicy):
-    """A trained policy of one of :data:`ARCHS`; see
-    :class:`~spyenvs.agents.torch_policy.TorchPolicy` for ``bind``, ``act``,
-    ``act_batch`` and sampling."""
-
-    @staticmethod
-    def _build_net(arrays: dict[str, np.ndarray], meta: dict[str, Any]):
-        return ACTORS[meta.get("arch", "board_cnn")](arrays, meta)
-
-    @classmethod
-    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",
-                    **kwargs) -> CNNPolicy:
-        """The policy of a checkpoint's arrays, checked; a malformed file raises
-        :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
-        try:
-            policy = cls(arrays, meta, **kwargs)
-            kinds = len(meta["role_kinds"])
-            policy.net.check(int(meta["obs_dim"]) + (kinds if kinds > 1 else 0), int(meta["num_actions"]))
-        except KeyError as exc:
-            raise CheckpointError(f"{path}: {meta.get('arch')} checkpoint lacks {exc}") from exc
-        except (ValueError, TypeError, IndexError) as exc:
-            raise CheckpointError(f"{path}: malformed {meta.get('arch')} checkpoint ({exc})") from exc
-        return policy
-
-    def as_torch_module(self):
-        """The actor as a ``torch.nn.Module`` (input: the learner's vector; logits out)."""
-        return self.net.as_torch_module()
