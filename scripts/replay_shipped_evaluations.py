@@ -1,0 +1,66 @@
+"""Play every shipped policy's final evaluation again and compare it with the figures
+shipped beside it (``agents/pretrained/<env_id>.json``).
+
+A change that should not change behaviour (a restructuring, a speed-up) must leave
+these figures identical: the evaluation is seeded, so the same policy file, rules and
+opponents play the same games. Run from the repository root:
+
+    python scripts/replay_shipped_evaluations.py [ENV ...]
+
+It plays the evaluation as ``spyenvs train`` did at the end of the shipped run (seed
+999,000,000, random and heuristic opponents seeded alike, the config's
+``max_decisions`` and ``eval.deterministic``) and prints each role's rate then and
+now; it exits 1 when any figure differs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import yaml
+
+from spyenvs.agents import HeuristicPolicy, RandomPolicy, TorchPolicy
+from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pin_blas_threads
+from spyenvs.registry import make_game
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
+#: the seed of the training run's final evaluation (both opponents and the games)
+FINAL_EVAL_SEED = 999_000_000
+
+
+def replay(env_id: str) -> bool:
+    with open(os.path.join(PRETRAINED, f"{env_id}.json")) as f:
+        shipped = json.load(f)
+    with open(os.path.join(ROOT, "configs", f"{env_id.rsplit('_v', 1)[0]}.yaml")) as f:
+        train_config = yaml.safe_load(f) or {}
+    max_decisions = train_config.get("max_decisions", 3000)
+    deterministic = (train_config.get("eval") or {}).get("deterministic", True)
+    policy = TorchPolicy.load(os.path.join(PRETRAINED, f"{env_id}.npz"), deterministic=deterministic)
+    games = games_for(make_game(env_id, **shipped["config"]), shipped["games_per_role"])
+    same = True
+    t0 = time.monotonic()
+    for name, opponent in (("random", RandomPolicy(FINAL_EVAL_SEED)), ("heuristic", HeuristicPolicy(FINAL_EVAL_SEED))):
+        now = evaluate_vs(env_id, shipped["config"], policy, opponent, games, FINAL_EVAL_SEED, max_decisions)["kinds"]
+        for kind, then in shipped["vs"][name].items():
+            rate = now[kind]["rate"]
+            mark = "same" if abs(rate - then["rate"]) < 1e-12 else "DIFFERS"
+            same = same and mark == "same"
+            print(f"{env_id:16} {kind:8} vs {name:9} shipped {then['rate']:6.1%}  now {rate:6.1%}  "
+                  f"(n={now[kind]['games']})  {mark}", flush=True)
+    print(f"{env_id}: {time.monotonic() - t0:.0f} s, load {load_average()}", flush=True)
+    return same
+
+
+def main(argv: list[str]) -> int:
+    pin_blas_threads()
+    envs = argv or sorted(name[:-5] for name in os.listdir(PRETRAINED) if name.endswith(".json"))
+    results = [replay(env_id) for env_id in envs]
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
