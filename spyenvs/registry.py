@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib
 
+from .core.aec import ADAPTER_KWARGS as ADAPTER_KWARGS  # re-exported: defined with the adapter
+
 _MODULES = {
     "specter_ops_v0": "spyenvs.games.specter_ops.env",
     "the_agents_v0": "spyenvs.games.the_agents.env",
@@ -22,9 +24,6 @@ PETTINGZOO_IDS: dict[str, str] = {
     "spy_games_v0": "spyenvs/SpyGames-v0",
     "specter_ops_v0": "spyenvs/SpecterOps-v0",
 }
-
-#: keyword arguments that configure the adapter rather than the game
-ADAPTER_KWARGS = ("render_mode", "max_steps", "illegal_action", "render_view")
 
 
 def env_module(env_id: str):

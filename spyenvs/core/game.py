@@ -36,6 +36,24 @@ def copy_rng(rng: np.random.Generator) -> np.random.Generator:
     return np.random.Generator(bit)
 
 
+def role_kind(role: str) -> str:
+    """The kind of a role: 'player_2' -> 'player', 'hunter_1' -> 'hunter', 'rebel' ->
+    'rebel'. Seats of one kind play the same part, so they share statistics (and a
+    learner); asymmetric games have several kinds."""
+    head, sep, tail = role.rpartition("_")
+    return head if sep and tail.isdigit() else role
+
+
+def role_kinds(roles) -> list[str]:
+    """The distinct kinds of ``roles`` in first-seen order."""
+    out: list[str] = []
+    for r in roles:
+        k = role_kind(r)
+        if k not in out:
+            out.append(k)
+    return out
+
+
 def fresh_seed() -> int:
     """A seed from OS entropy, for ``reset()`` without a seed."""
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)
