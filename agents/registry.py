@@ -13,9 +13,13 @@ from __future__ import annotations
 
 import os
 
+from spyenvs.registry import make_game
+
 from .heuristics import HeuristicPolicy
 from .ismcts import ISMCTS
 from .policy import BasePolicy, RandomPolicy
+from .pretrained import PretrainedPolicy
+from .torch_policy import TorchPolicy
 
 NAMES = ("random", "heuristic", "ismcts", "pretrained")
 
@@ -32,8 +36,6 @@ def make_policy(spec: str, seed: int | None = None, env_id: str | None = None, c
     policy = _make(spec, seed)
     if env_id is None or role is None or isinstance(policy, ISMCTS):
         return policy
-    from spyenvs.registry import make_game
-
     game = make_game(env_id, **(config or {}))
     if role not in game.roles:
         raise ValueError(f"role {role!r} not in {env_id}; allowed: {', '.join(game.roles)}")
@@ -48,8 +50,6 @@ def _make(spec: str, seed: int | None) -> BasePolicy:
     if spec == "heuristic":
         return HeuristicPolicy(seed)
     if spec in ("pretrained", "pretrained:sample"):
-        from .pretrained import PretrainedPolicy
-
         return PretrainedPolicy(seed, sample=spec.endswith(":sample"))
     if spec == "ismcts" or spec.startswith("ismcts:"):
         _, _, sims = spec.partition(":")
@@ -62,7 +62,5 @@ def _make(spec: str, seed: int | None) -> BasePolicy:
     if spec.endswith(":sample"):
         path, sample = spec[: -len(":sample")], True
     if path.endswith((".pt", ".npz")) or os.path.exists(path):
-        from .torch_policy import TorchPolicy
-
         return TorchPolicy.load(path, deterministic=not sample, seed=seed)
     raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS, pretrained:sample, or a checkpoint path (.pt/.npz)")

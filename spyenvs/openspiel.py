@@ -66,6 +66,7 @@ except ImportError as exc:  # pragma: no cover - only without the extra
 
 from .core.config import Param
 from .core.game import fresh_seed
+from .games.spy_games import data as D
 from .registry import ENV_IDS, game_class
 
 #: the OpenSpiel short name of each env id
@@ -132,8 +133,6 @@ def payoff_kind(env_id: str, game) -> tuple[Any, float, float]:
         zero = n == 2 and cfg["end_rule"] == "immediate"
         return (U.ZERO_SUM if zero else U.GENERAL_SUM), -1.0, 1.0
     if env_id == "spy_games_v0":
-        from .games.spy_games import data as D
-
         mode = cfg["reward"]
         if mode == "rank":  # the rank values are symmetric around 0, ties share them
             return U.ZERO_SUM, -1.0, 1.0

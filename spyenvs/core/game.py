@@ -27,6 +27,8 @@ import numpy as np
 from .config import Param, parse_config
 from .errors import GameStateError, IllegalActionError
 from .layout import Layout
+from .records import make_record
+from .textimage import text_to_rgb
 
 
 def copy_rng(rng: np.random.Generator) -> np.random.Generator:
@@ -220,14 +222,10 @@ class Game(ABC):
         """The state in words; ``viewer=None`` is omniscient."""
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from .textimage import text_to_rgb
-
         return text_to_rgb(self.render_text(viewer))
 
     # --------------------------------------------------------------- records
     def to_record(self) -> dict[str, Any]:
-        from .records import make_record
-
         return make_record(self)
 
     def __repr__(self) -> str:
