@@ -19,6 +19,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+# re-exported: role kinds are defined once, with the game contract
+from spyenvs.core.game import role_kind as role_kind, role_kinds as role_kinds
+
 
 @runtime_checkable
 class Policy(Protocol):
@@ -89,20 +92,3 @@ class RandomPolicy(BasePolicy):
         keys = self.rng.random(masks.shape) + masks
         return keys.argmax(axis=1).astype(np.int64)
 
-
-def role_kind(role: str) -> str:
-    """The kind of a role: 'player_2' -> 'player', 'hunter_1' -> 'hunter', 'rebel' ->
-    'rebel'. Seats of one kind play the same part, so they share statistics (and a
-    learner); asymmetric games have several kinds."""
-    head, sep, tail = role.rpartition("_")
-    return head if sep and tail.isdigit() else role
-
-
-def role_kinds(roles) -> list[str]:
-    """The distinct kinds of ``roles`` in first-seen order."""
-    out: list[str] = []
-    for r in roles:
-        k = role_kind(r)
-        if k not in out:
-            out.append(k)
-    return out

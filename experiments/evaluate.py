@@ -25,15 +25,16 @@ from typing import Any
 import numpy as np
 
 from spyenvs.agents.arena import play_game, score
-from spyenvs.agents.policy import role_kind, role_kinds
 from spyenvs.agents.registry import make_policy
+from spyenvs.core.game import role_kind, role_kinds
+from spyenvs.core.progress import progress_bar
 from spyenvs.core.stats import wilson_interval
+from spyenvs.registry import make_game
+from spyenvs.tools.arguments import add_eval_arguments, parse_key_values, run_reporting_errors
 
 
 def _new_game(game: Any, config: dict | None):
     if isinstance(game, str):
-        from spyenvs.registry import make_game
-
         return make_game(game, **(config or {}))
     return game(**(config or {}))
 
@@ -157,7 +158,7 @@ def tournament(game: Any, config: dict | None, population: dict[str, Any], games
 def pin_blas_threads(n: int = 1) -> None:
     """One BLAS thread for this process, as the trainer does: evaluation is many
     small matrix products, and a second BLAS thread only contends on 2 cores."""
-    try:
+    try:  # late: threadpoolctl comes with the train extra; evaluation runs without it
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - in the train extra
         return
@@ -194,8 +195,8 @@ def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "
     """PNG of win rate (with intervals) against training steps, one line per
     opponent and role kind; ``history`` rows look like
     ``{"timesteps": T, "vs": {"random": {kind: {rate, low, high}}, ...}}``."""
-    # the object-oriented API without pyplot: no GUI backend, and pyplot's import
-    # alone cost about 0.5 s of every training process
+    # late: matplotlib is in the train extra only. The object-oriented API without
+    # pyplot: no GUI backend, and pyplot's import is slow for every training process
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(7, 4.2), dpi=110)
@@ -231,16 +232,11 @@ def main(argv=None) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command-line arguments (shared with ``spyenvs eval``)."""
-    from spyenvs.tools.arguments import add_eval_arguments
-
     add_eval_arguments(parser)
 
 
 def run(args) -> int:
     pin_blas_threads()
-    from spyenvs.tools.arguments import parse_key_values
-    from spyenvs.core.progress import progress_bar
-
     config = parse_key_values(args.set)
     if len(args.policies) < 2:
         raise SystemExit("a tournament needs at least two policies")
@@ -272,6 +268,4 @@ def run(args) -> int:
 
 
 if __name__ == "__main__":
-    from spyenvs.tools.arguments import run_reporting_errors
-
     sys.exit(run_reporting_errors(main, "evaluate"))

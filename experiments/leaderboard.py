@@ -30,8 +30,12 @@ import shutil
 import sys
 import time
 
+from spyenvs.agents import HeuristicPolicy, RandomPolicy, make_policy
+from spyenvs.agents.pretrained import available
+from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pct, pin_blas_threads, tournament
-from spyenvs.registry import game_info
+from spyenvs.registry import ENV_IDS, game_info, make_game
+from spyenvs.tools.arguments import run_reporting_errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
@@ -58,10 +62,6 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: 
     """Copy ``run_dir``'s final policy into the package with its measured results
     (module docstring). The run's final evaluation already played that very file; it
     is reused when it has ``games`` games per role, else the file is measured again."""
-    from spyenvs.agents import HeuristicPolicy, RandomPolicy
-    from spyenvs.agents.torch_policy import TorchPolicy
-    from spyenvs.registry import make_game
-
     with open(os.path.join(run_dir, "results.json")) as f:
         run = json.load(f)
     env_id = run["env_id"]
@@ -95,9 +95,6 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: 
 
 def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress=None) -> dict:
     """Round-robin of random, heuristic, ismcts:SIMS and pretrained (default config)."""
-    from spyenvs.agents import make_policy
-    from spyenvs.agents.pretrained import available
-
     names = ["random", "heuristic", f"ismcts:{sims}"] + (["pretrained"] if env_id in available() else [])
     population = {nm: make_policy(nm, seed=seed + i) for i, nm in enumerate(names)}
     t0 = time.monotonic()
@@ -182,8 +179,6 @@ def write_tables(readme: str = os.path.join(ROOT, "README.md"),
 
 
 def main(argv=None) -> int:
-    from spyenvs.registry import ENV_IDS
-
     ap = argparse.ArgumentParser(prog="python -m spyenvs.experiments.leaderboard", description=__doc__.split("\n")[0])
     ap.add_argument("envs", nargs="*", help="env ids for the round-robin leaderboard")
     ap.add_argument("--ship", metavar="RUN_DIR", action="append", help="ship and measure a run's final policy")
@@ -215,6 +210,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from spyenvs.tools.arguments import run_reporting_errors
-
     sys.exit(run_reporting_errors(main, "leaderboard"))

@@ -29,13 +29,15 @@ import time
 
 import numpy as np
 
-from spyenvs.registry import game_info
+from spyenvs.registry import ENV_IDS, game_info
+from spyenvs.tools.arguments import run_reporting_errors
 
 
 def run_tutorial(steps: int, seed: int = 0) -> int:
     """The tutorial's training set-up: one connect_four_v3 env behind an AEC-to-Gymnasium
     wrapper that strips the mask out of the observation, ActionMasker for the mask,
     MaskablePPO with its default policy and hyper-parameters, ``learn(steps)``."""
+    # late: sb3-contrib is the train extra, and the timed process pays these imports itself
     import gymnasium
     import pettingzoo.utils
     from pettingzoo.classic import connect_four_v3
@@ -156,8 +158,6 @@ def format_rows(rows: list[dict]) -> str:
 
 
 def main(argv=None) -> int:
-    from spyenvs.registry import ENV_IDS
-
     ap = argparse.ArgumentParser(prog="spyenvs bench --train", description=__doc__.split("\n")[0])
     ap.add_argument("--env", action="append", choices=ENV_IDS, help="env id (repeatable; default all)")
     ap.add_argument("--steps", type=int, default=20_480, help="learner steps per process (default 20480)")
@@ -181,6 +181,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from spyenvs.tools.arguments import run_reporting_errors
-
     sys.exit(run_reporting_errors(main, "train_bench"))

@@ -13,6 +13,8 @@ import importlib.util
 import sys
 
 from . import registry
+from .core.progress import progress_bar
+from .core.records import load_record
 from .tools.arguments import (
     add_eval_arguments,
     add_train_arguments,
@@ -47,7 +49,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_match(args) -> int:
-    from .core.progress import progress_bar
+    # late, like every subcommand's tool: `spyenvs` starts by loading only what it runs
     from .tools.match import format_summary, play_random_match
 
     config = parse_key_values(args.set)
@@ -64,6 +66,7 @@ def cmd_bench(args) -> int:
         argv = [f"--env={e}" for e in args.env or []] + (["--steps", str(args.steps)] if args.steps else [])
         argv += ["--repeats", str(args.repeats)]
         return _experiments("train_bench").main(argv)
+    # late, like every subcommand's tool: `spyenvs` starts by loading only what it runs
     from .tools.bench import format_rows, run_bench
 
     extra = parse_key_values(args.set)
@@ -74,17 +77,16 @@ def cmd_bench(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .core.records import load_record
+    # late, like every subcommand's tool: `spyenvs` starts by loading only what it runs
     from .tools.replay import ReplayTimeline, print_replay, step_through
 
     rec = load_record(args.file)
     if args.html:
+        # late: the HTML writer loads only for --html
         from .tools.html_replay import write_html_replay
 
         if args.view is not None and args.view != "omniscient" and args.view not in _record_roles(rec):
             raise SystemExit(f"--view must be omniscient or one of {', '.join(_record_roles(rec))}, got {args.view!r}")
-        from .core.progress import progress_bar
-
         steps = len(rec["actions"]) + 1
         with progress_bar(steps, "rendering steps", enabled=steps > 100 and sys.stderr.isatty()) as bar:
             path = write_html_replay(rec, args.html, images=args.images, initial_view=args.view,
@@ -109,6 +111,7 @@ def _record_roles(rec) -> tuple[str, ...]:
 
 
 def cmd_play(args) -> int:
+    # late, like every subcommand's tool: `spyenvs` starts by loading only what it runs
     from .tools.play import play_game
 
     config = parse_key_values(args.set)

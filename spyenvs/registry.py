@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 
+from .core.aec import ADAPTER_KWARGS as ADAPTER_KWARGS  # re-exported: defined with the adapter
 from .core.info import GameInfo
 
 #: the game packages, in the order the CLI, the docs and the bench list them
@@ -41,9 +42,6 @@ ENV_IDS: tuple[str, ...] = tuple(_INFOS)
 
 #: the PettingZoo registry id of each env id: ``pettingzoo.make("aec", id, **config)``
 PETTINGZOO_IDS: dict[str, str] = {env_id: info.pettingzoo_id for env_id, info in _INFOS.items()}
-
-#: keyword arguments that configure the adapter rather than the game
-ADAPTER_KWARGS = ("render_mode", "max_steps", "illegal_action", "render_view")
 
 
 def _check(env_id: str) -> None:

@@ -53,6 +53,8 @@ from itertools import permutations
 
 import numpy as np
 
+from spyenvs.games.specter_ops import board as MAP
+
 from ..policy import BasePolicy
 
 W = 23
@@ -507,8 +509,6 @@ class _HunterTables:
     cell, and the cells within a 4-space walk of each cell."""
 
     def __init__(self):
-        from spyenvs.games.specter_ops import board as MAP
-
         self.map = MAP
         n = MAP.N
         self.sight = np.stack([MAP.to_plane(MAP.SIGHT[i]) for i in range(n)]).astype(np.float32)

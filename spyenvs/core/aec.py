@@ -8,14 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
+from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 
 from .errors import GameStateError, IllegalActionError
 from .game import Game
+from .viewer import show_human
 
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 RENDER_MODES = ("ansi", "human", "rgb_array")
+#: keyword arguments that configure the adapter rather than the game
+ADAPTER_KWARGS = ("render_mode", "max_steps", "illegal_action", "render_view")
 
 
 class SpyAECEnv(AECEnv):
@@ -144,9 +147,7 @@ class SpyAECEnv(AECEnv):
 
     def render(self):
         if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called without a render_mode")
+            logger.warn("render() called without a render_mode")
             return None
         if not self._ready:
             raise GameStateError("call reset() before render()")
@@ -154,8 +155,6 @@ class SpyAECEnv(AECEnv):
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(view)
         if self.render_mode == "human":
-            from spyenvs.tools.viewer import show_human  # pygame only when a window opens
-
             self._viewer = show_human(self.game, view, self._viewer, self.metadata["render_fps"])
             return None
         return self.game.render_text(view)

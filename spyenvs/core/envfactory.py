@@ -3,12 +3,10 @@ so each game's env.py is a few lines."""
 
 from __future__ import annotations
 
-from .aec import SpyAECEnv
+from .aec import ADAPTER_KWARGS, SpyAECEnv
 
 
 def _split(kwargs):
-    from spyenvs.registry import ADAPTER_KWARGS
-
     adapter = {k: kwargs.pop(k) for k in ADAPTER_KWARGS if k in kwargs}
     return adapter, kwargs
 

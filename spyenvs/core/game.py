@@ -30,6 +30,8 @@ from .config import Param, parse_config
 from .errors import GameStateError, IllegalActionError
 from .info import GameInfo, Payoff
 from .layout import Layout
+from .records import make_record
+from .textimage import text_to_rgb
 
 
 def copy_rng(rng: np.random.Generator) -> np.random.Generator:
@@ -37,6 +39,24 @@ def copy_rng(rng: np.random.Generator) -> np.random.Generator:
     bit = type(rng.bit_generator)()
     bit.state = rng.bit_generator.state
     return np.random.Generator(bit)
+
+
+def role_kind(role: str) -> str:
+    """The kind of a role: 'player_2' -> 'player', 'hunter_1' -> 'hunter', 'rebel' ->
+    'rebel'. Seats of one kind play the same part, so they share statistics (and a
+    learner); asymmetric games have several kinds."""
+    head, sep, tail = role.rpartition("_")
+    return head if sep and tail.isdigit() else role
+
+
+def role_kinds(roles) -> list[str]:
+    """The distinct kinds of ``roles`` in first-seen order."""
+    out: list[str] = []
+    for r in roles:
+        k = role_kind(r)
+        if k not in out:
+            out.append(k)
+    return out
 
 
 def fresh_seed() -> int:
@@ -218,14 +238,10 @@ class Game(ABC):
         """The state in words; ``viewer=None`` is omniscient."""
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        from .textimage import text_to_rgb
-
         return text_to_rgb(self.render_text(viewer))
 
     # --------------------------------------------------------------- records
     def to_record(self) -> dict[str, Any]:
-        from .records import make_record
-
         return make_record(self)
 
     def __repr__(self) -> str:

@@ -39,7 +39,7 @@ def progress_bar(total: int | None, desc: str, enabled: bool = True):
         bar.update = lambda k=1: None  # type: ignore[method-assign]
         bar.close = lambda: None  # type: ignore[method-assign]
         return bar
-    try:
+    try:  # late: tqdm is optional (train/dev extras); without it the plain bar serves
         from tqdm import tqdm
     except ImportError:
         return _PlainBar(total, desc)

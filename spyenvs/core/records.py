@@ -44,6 +44,8 @@ def validate_record(rec: Any) -> dict[str, Any]:
 
 def replay(rec: dict[str, Any], upto: int | None = None):
     """The game after the record's first ``upto`` actions (all by default)."""
+    # late: the registry sits above core (it names the games, and imports this
+    # package's adapter), so core looks it up only when a record is replayed
     from spyenvs.registry import make_game
 
     rec = validate_record(rec)

@@ -64,6 +64,7 @@ def connect_four():
     the top for its renderer only; pygame comes with the dev extra, not the train
     one, so without it a placeholder module stands in while the import runs (we
     never render) and is removed again at once."""
+    # late: pettingzoo's classic envs are the dev extra, needed only for this baseline
     if importlib.util.find_spec("pygame") is not None:
         from pettingzoo.classic import connect_four_v3
     else:

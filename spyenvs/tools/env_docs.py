@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.config import Param
+from .arguments import run_reporting_errors
 from ..registry import ADAPTER_KWARGS, ENV_IDS, env_module, game_class, game_info
 
 #: seeded random games played per config to discover decisions and labels
@@ -311,6 +312,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from spyenvs.tools.arguments import run_reporting_errors
-
     sys.exit(run_reporting_errors(main, "env_docs"))

@@ -29,6 +29,7 @@ import numpy as np
 from ..core.errors import SpyenvsError
 from ..core.game import Game, fresh_seed
 from ..core.records import save_record
+from ..core.viewer import Viewer
 from ..registry import make_game
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -69,7 +70,9 @@ def make_opponent(spec: str, game: Game, seat: int, seed: int | None = None):
     if spec == "random":
         return RandomPolicy(seed)
     try:
-        from spyenvs.agents import make_policy  # optional: needs numpy only, torch for checkpoints
+        # late: agents sits above tools in the layers, so it is looked up only when a
+        # non-random opponent is asked for
+        from spyenvs.agents import make_policy
     except ImportError as exc:
         raise PlayError(f"opponent {spec!r} needs spyenvs.agents ({exc}); use --vs random") from exc
     maker = make_policy
@@ -233,8 +236,6 @@ def play_game(
         record_path = default_record_path(env_id, seed)
     viewer = None
     if window:
-        from .viewer import Viewer
-
         viewer = Viewer(title=f"{env_id} — {game.roles[me]}")
 
     role = game.roles[me]

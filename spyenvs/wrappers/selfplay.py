@@ -34,20 +34,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-
-def role_kind(role: str) -> str:
-    """'hunter_1' -> 'hunter'; 'rebel' -> 'rebel' (as :func:`spyenvs.agents.policy.role_kind`)."""
-    head, sep, tail = role.rpartition("_")
-    return head if sep and tail.isdigit() else role
+from ..core.game import role_kind, role_kinds
+from ..registry import make_game
 
 
 def learner_seats(roles, learner_kinds=None) -> tuple[list[str], list[str], list[int]]:
     """(the role kinds in seat order, the kinds the learner plays, the seats it rotates
     over); an unknown kind is a ValueError naming the allowed ones."""
-    kinds: list[str] = []
-    for r in roles:
-        if role_kind(r) not in kinds:
-            kinds.append(role_kind(r))
+    kinds = role_kinds(roles)
     wanted = list(learner_kinds) if learner_kinds else list(kinds)
     unknown = [k for k in wanted if k not in kinds]
     if unknown:
@@ -99,8 +93,6 @@ class SelfPlayEnv(gym.Env):
         super().__init__()
         config = dict(config or {})
         if isinstance(game, str):
-            from spyenvs.registry import make_game
-
             self.game = make_game(game, **config)
         else:
             self.game = game(**config)

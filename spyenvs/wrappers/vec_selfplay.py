@@ -48,7 +48,9 @@ try:
 except ImportError as exc:  # pragma: no cover - the core install has no SB3
     raise ImportError(f"spyenvs.wrappers.vec_selfplay needs the train extra (stable-baselines3): {exc}") from exc
 
-from .selfplay import learner_seats, observation_scale, opponent_class_bits, role_kind
+from ..core.game import role_kind
+from ..registry import make_game
+from .selfplay import learner_seats, observation_scale, opponent_class_bits
 
 
 class _Slot:
@@ -98,8 +100,6 @@ class VecSelfPlayEnv(VecEnv):
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
         config = dict(config or {})
         if isinstance(game, str):
-            from spyenvs.registry import make_game
-
             games = [make_game(game, **config) for _ in range(int(num_envs))]
         else:
             games = [game(**config) for _ in range(int(num_envs))]

@@ -8,7 +8,7 @@ import io
 import numpy as np
 import pytest
 
-from spyenvs.tools.viewer import Viewer, display_available, show_human
+from spyenvs.core.viewer import Viewer, display_available, show_human
 from tests.core.toy_game import HighCard
 
 

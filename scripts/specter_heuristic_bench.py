@@ -8,14 +8,14 @@ early self-play). Only real choices (more than one legal action) are timed, in C
 of this process (``time.process_time``: the machine is shared, and wall time would count
 the other processes' time slices).
 
-    python -m spyenvs.experiments.specter_heuristic_bench [--impl fast|ref] [--games N] [--keep] [--profile]
-    python -m spyenvs.experiments.specter_heuristic_bench --check --games 40
+    python -m scripts.specter_heuristic_bench [--impl fast|ref] [--games N] [--keep] [--profile]
+    python -m scripts.specter_heuristic_bench --check --games 40
 
 ``--check`` also times the reference, decision by decision beside the fast one (the
 fairest comparison on a loaded machine).
 
-``--impl ref`` and ``--check`` need the repository root on the path (the reference
-lives in tests/agents/_specter_ops_reference.py).
+Run it from the repository root (``-m`` puts it on the path): the reference lives in
+tests/agents/_specter_ops_reference.py. A profiling one-off, not part of the wheel.
 """
 
 from __future__ import annotations
@@ -31,15 +31,10 @@ import numpy as np
 import spyenvs
 from spyenvs.agents.heuristics import specter_ops as FAST
 from spyenvs.games.specter_ops.data import DECISIONS
+from tests.agents import _specter_ops_reference as REF
 
 #: (num_players, share of the games): mostly 2 players, as in the default training run
 PLAYERS = ((2, 6), (3, 1), (4, 1), (5, 2))
-
-
-def _reference():
-    from tests.agents import _specter_ops_reference as REF
-
-    return REF
 
 
 def game_plan(games: int) -> list[int]:
@@ -115,8 +110,8 @@ def main(argv=None) -> None:
     ap.add_argument("--keep", action="store_true",
                     help="keep the policies from game to game per player count (warm caches, as in training)")
     args = ap.parse_args(argv)
-    module = FAST if args.impl == "fast" else _reference()
-    check = _reference() if args.check else None
+    module = FAST if args.impl == "fast" else REF
+    check = REF if args.check else None
     times: dict[str, list[float]] = {}
     prof = cProfile.Profile() if args.profile else None
     t0 = time.perf_counter()

@@ -29,7 +29,7 @@ def display_available() -> bool:
 
 def _import_pygame():
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame  # noqa: PLC0415
+    import pygame  # noqa: PLC0415  - late: optional, and only when a window opens
 
     return pygame
 

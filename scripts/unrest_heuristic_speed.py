@@ -8,8 +8,10 @@ fresh heuristic instances: per-call CPU time overall and per decision kind, cold
 pre-rewrite one is ``tests/agents/_unrest_heuristic_reference.py``) and checks the
 two decide alike; ``--profile`` prints cProfile's top functions.
 
-    python -m spyenvs.experiments.unrest_heuristic_speed --games 40 \\
+    python -m scripts.unrest_heuristic_speed --games 40 \\
         --reference tests/agents/_unrest_heuristic_reference.py --profile
+
+Run it from the repository root. A profiling one-off, not part of the wheel.
 """
 
 from __future__ import annotations
