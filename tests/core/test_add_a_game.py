@@ -1,6 +1,6 @@
 """docs/add_a_game.md followed for the toy game: a package holding ``INFO`` and an
 ``env`` module, filed by the registry the way its ``GAME_PACKAGES`` line files a real
-game, is then an env like the others (make, make_game, game_info, heuristics' lookup,
+game, is then an env like the others (make, make_game, game_info,
 the conformance checks through the public env path)."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import pytest
 
 from spyenvs import registry
 from spyenvs.core.info import GameInfo
-from spyenvs.agents.heuristics import has_heuristic
 from tests.conformance import checks
 
 from .toy_game import HighCard
@@ -51,7 +50,7 @@ def test_a_game_package_plus_its_registry_line_is_an_env(toy_package):
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     assert isinstance(registry.make_game("high_card_test"), HighCard)
-    assert not has_heuristic("high_card_test")  # INFO.heuristic is None
+    assert registry.game_info("high_card_test").heuristic is None  # the agents tests register one by hand
     for config in HighCard.TEST_CONFIGS:
         checks.run_api_test(registry.game_class("high_card_test"), config)
 
