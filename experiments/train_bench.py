@@ -5,11 +5,11 @@ as whole processes with the same step budget, one after the other, in the same r
 
 It prints learner steps/s (steps the learner's network decided, over the process's
 wall time: imports, set-up and training) and the ratio to the tutorial, and beside it the same for the training loop alone
-(``learn()``; imports and set-up, about 5 s of each process here, left out). The final
+(``learn()``; imports and set-up left out). The final
 evaluation and the warm start's teacher games are switched off: both are fixed costs
 outside the PPO loop (``spyenvs train`` reports them apart), and the tutorial has
-neither. Targets (issue "Self-play at thousands of steps per
-second"): The Agents >= 5x, Unrest and Spy Games >= 3x, Specter Ops >= 1x.
+neither. Each game's target is its ``INFO.train_speed_target``
+(:class:`spyenvs.core.info.GameInfo`).
 
     python -m spyenvs.experiments.train_bench [--env ENV] [--steps N] [--repeats K]
 
@@ -113,7 +113,7 @@ def run_bench(env_ids, steps: int, progress=None, opts: list[str] | None = None,
     ``opts`` (KEY=VALUE) change every game's config, e.g. to compare vec env sizes.
     ``repeat`` > 1 plays that many rounds (tutorial, then every game, again and again)
     and reports each process's median wall and loop time: a neighbour's burst of work
-    then moves one round, not the ratio (single runs here varied by up to 60%)."""
+    then moves one round, not the ratio (single runs vary far more than medians)."""
     say = progress or (lambda m: None)
     rounds: list[list[dict]] = []
     for k in range(int(repeat)):
