@@ -302,9 +302,6 @@ class Rules:
             sg &= BALL[2][self._hspace(s)]
         return sg
 
-    def _reporting(self, s):
-        return s != self._h_traitor or self.exposed
-
     def _fig(self):
         f = 0
         for s in range(self.nh):

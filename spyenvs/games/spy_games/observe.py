@@ -225,11 +225,6 @@ def _segment_fresh(g) -> array:
     return array("f", out)
 
 
-def _compute_segment(g) -> np.ndarray:
-    """``_segment_fresh`` as a float32 numpy array."""
-    return np.frombuffer(_segment_fresh(g), np.float32)
-
-
 def _pub_view(g, S) -> np.ndarray:
     """float32 numpy view of ``g.pub``, memoised on the shared _Starts by identity (a view
     is never stored on the game, so pickling and clones stay independent)."""

@@ -5,8 +5,6 @@ modules: card data (``data``), the rules engine (``rules``), the observation
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from spyenvs.core import Game, Param
@@ -171,6 +169,3 @@ class TheAgentsGame(R.TheAgentsState, Game):
     # ----------------------------------------------------------- invariants
     def check_invariants(self):
         invariants.check_invariants(self)
-
-    def config_summary(self) -> dict[str, Any]:
-        return dict(self.config)
