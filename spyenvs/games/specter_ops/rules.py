@@ -153,8 +153,8 @@ def roll_attack(rng, dice: int) -> tuple[int, bool]:
     return total, all(f == 1 for f in firsts)
 
 
-class Rules:
-    """Mixin with the whole rules state machine; SpecterOps (game.py) adds the
+class SpecterOpsRules:
+    """Mixin with the whole rules state machine; SpecterOpsGame (game.py) adds the
     contract plumbing (observe, resample, render)."""
 
     # ------------------------------------------------------------------ setup
