@@ -2,7 +2,7 @@
 
 from spyenvs.core.envfactory import env_functions
 
-from .game import SpecterOps
+from .game import SpecterOpsGame
 
-GAME = SpecterOps
+GAME = SpecterOpsGame
 env, raw_env = env_functions(GAME)

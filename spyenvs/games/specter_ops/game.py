@@ -1,22 +1,20 @@
-"""The SpecterOps game class: config, roles, the contract plumbing around the rules
-engine (clone, hidden keys, resampling per §6.2, invariants per §10.1, labels)."""
+"""The Game contract for Specter Ops: config, roles, set-up, masks and cloning, and
+the glue to the other modules: the rules engine (``rules``, with ``board`` and
+``belief``), the observation (``observe``), hidden keys and resampling (``resample``,
+§6.2), invariants (``invariants``, §10.1) and labels, text and pictures (``render``)."""
 
 from __future__ import annotations
-
 
 from spyenvs.core import Game, Param
 from spyenvs.core.info import Payoff
 
 from . import INFO
-from . import board as B
-from .data import (
-    A2T, A3, AGENT_NAMES, CARD0, CARD_NAMES, CHAR0, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H0, H1, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, NO, NUM_ACTIONS, PAD, POSTCOG, REVEAL, S1, SEAT0, SENSOR, YES,
-)
+from .data import AGENT_NAMES, DECISIONS, HUNTER_NAMES, NUM_ACTIONS
 from .invariants import check_invariants
-from .observe import build_layout, observe, varying_columns
-from .render import render_rgb, render_text, status_line
-from .resample import Resampling
-from .rules import Rules
+from .observe import build_layout, encode, static_planes, varying_columns
+from .render import action_label, action_label_for, render_rgb, render_text, status_line
+from .resample import hidden_key, resample_hidden
+from .rules import SpecterOpsRules
 
 _MUTABLE_LISTS = (
     "hchar", "hpos", "riding", "stunned", "blind", "sniper", "hin", "revoked", "acted", "votes",
@@ -25,11 +23,9 @@ _MUTABLE_LISTS = (
 
 
 _TABLES: dict = {}
-#: decisions whose chosen action every role sees (hunters' moves are public, §6)
-_PUBLIC_HUNTER_DECISIONS = frozenset((S1, H1, H2, H2V, H3, H4, H5, H6))
 
 
-class SpecterOps(Resampling, Rules, Game):
+class SpecterOpsGame(SpecterOpsRules, Game):
     """Specter Ops: Shadow of Babel. Roles: ``agent``, ``hunter_0`` .. ``hunter_{k-1}``."""
 
     info = INFO
@@ -104,7 +100,8 @@ class SpecterOps(Resampling, Rules, Game):
         key = (n >= 4, cfg["belief_planes"])
         if key not in _TABLES:
             # static planes and block offsets live outside the state (cheap clones and pickles)
-            lay, static = build_layout(B.bits(B.ESCAPES + (B.ESCAPE_EXTRA if n >= 4 else [])), cfg["belief_planes"])
+            lay = build_layout(self)
+            static = static_planes(self, lay)
             _TABLES[key] = (lay, static, {name: b.start for name, b in lay.blocks.items()})
         self.layout, self._tables_key = _TABLES[key][0], key
 
@@ -150,21 +147,6 @@ class SpecterOps(Resampling, Rules, Game):
         # reverse: the sum depends on who won
         return Payoff(False, -1.0, 1.0)
 
-    def observe(self, p):
-        return observe(self, p)
-
-    def render_text(self, viewer=None, compact=False):
-        """The map with its legend and the state lines; ``compact=True`` leaves out the
-        32-row map (a status line instead), for the steps inside one turn."""
-        return render_text(self, viewer, compact)
-
-    def status_line(self, viewer=None):
-        """One line: round, who is to move, hunters, vehicle, objectives, the viewer's agent."""
-        return status_line(self, viewer)
-
-    def render_rgb(self, viewer=None):
-        return render_rgb(self, viewer)
-
     # ------------------------------------------------------------------ clone
     def clone(self):
         new = self._clone_into(object.__new__(type(self)))
@@ -185,64 +167,34 @@ class SpecterOps(Resampling, Rules, Game):
             new.tr = dict(self.tr)
         return new
 
-    # ------------------------------------------------------------------ hidden information
+    # ------------------------------------------------------------------ information
+    def observe(self, player):
+        return encode(self, player)
+
     def hidden_key(self, viewer):
-        kind = self._viewer_kind(viewer)
-        rng_state = self.rng.bit_generator.state["state"]["state"] if self.rng is not None else 0
-        parts = [rng_state]
+        return hidden_key(self, viewer)
 
-        def agent_key(ag):
-            return (ag.char, ag.pos, ag.hp, tuple(map(tuple, ag.hand)), tuple(ag.path), ag.steps,
-                    ag.stealth, ag.velocity, ag.holo, ag.holo_used, tuple(ag.history[-3:]), ag.moved3)
-
-        if kind != "agent":
-            parts.append(agent_key(self.ag[0]))
-            if self.big:
-                parts.append(tuple(self._h_obj))
-            if kind == "hunter" and viewer - 1 != self._h_traitor:
-                parts.append(self._h_traitor)
-        if len(self.ag) > 1 and kind != "second":
-            parts.append(agent_key(self.ag[1]))
-        return tuple(parts)
+    def resample_hidden(self, viewer, rng):
+        return resample_hidden(self, viewer, rng)
 
     def check_invariants(self):
         check_invariants(self)
 
-    # ------------------------------------------------------------------ labels
-    def action_label_for(self, action, viewer):
-        """C58: another role sees a hunter's public move (character pick, turn order,
-        walk, drive, exit, sniper, attack) as it is, but never the name of an agent's
-        sub-step or a secret vote: those show only as who acts."""
-        actor = self.actor
-        if viewer is None or viewer == actor:
-            return self.action_label(action)
-        if self._viewer_kind(actor) == "hunter" and self.dec in _PUBLIC_HUNTER_DECISIONS:
-            return self.action_label(action)
-        if self.dec == H0:
-            return "(secret vote)"
-        return "(agent acts)" if self._viewer_kind(actor) == "agent" else "(second agent acts)"
-
+    # ------------------------------------------------------------------ display
     def action_label(self, a):
-        a = int(a)
-        dec = self.dec
-        if a < 736:
-            verb = {A3: "step to", H2: "walk to", H3: "drive to", H4: "exit to", A2T: "target"}.get(dec, "cell")
-            return f"{verb} {B.name(a)}"
-        if a == NO:
-            return {A3: "stop", H4: "stay inside", H5: "no sniper shot", PAD: "pass (padding)"}.get(dec, "no / pass")
-        if a == YES:
-            return "yes"
-        if DIR0 <= a < DIR0 + 4:
-            return "sniper " + "NESW"[a - DIR0]
-        if CARD0 <= a < CARD0 + 8:
-            return CARD_NAMES[a - CARD0]
-        if SEAT0 <= a < SEAT0 + 4:
-            return f"hunter_{a - SEAT0}"
-        if CHAR0 <= a < CHAR0 + 4:
-            if dec in (H6,):
-                return f"attack {AGENT_NAMES[a - CHAR0]}"
-            names = HUNTER_NAMES if dec == 0 else AGENT_NAMES
-            return names[a - CHAR0]
-        return {SENSOR: "motion sensor", DRIVE: "drive", EXIT: "exit vehicle", ENTER: "enter vehicle",
-                POSTCOG: "Post-Cognition", REVEAL: "reveal as traitor"}.get(a, f"reserved {a}")
+        return action_label(self, a)
 
+    def action_label_for(self, a, viewer):
+        return action_label_for(self, a, viewer)
+
+    def render_text(self, viewer=None, compact=False):
+        """The map with its legend and the state lines; ``compact=True`` leaves out the
+        32-row map (a status line instead), for the steps inside one turn."""
+        return render_text(self, viewer, compact)
+
+    def render_rgb(self, viewer=None):
+        return render_rgb(self, viewer)
+
+    def status_line(self, viewer=None):
+        """One line: round, who is to move, hunters, vehicle, objectives, the viewer's agent."""
+        return status_line(self, viewer)

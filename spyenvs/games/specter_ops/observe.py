@@ -1,6 +1,8 @@
-"""Observation encoding: board planes over the 32x23 map plus a vector of public and
-private facts, built only from what the observer may know (§6). Hunters are listed
-egocentrically (the observing hunter first); agents as main, second."""
+"""The observation (§6): its layout (``build_layout``, ``static_planes``,
+``varying_columns``) and ``encode(game, player)``: board planes over the 32x23 map
+plus a vector of public and private facts, built only from what the observer may
+know. Hunters are listed egocentrically (the observing hunter first); agents as
+main, second."""
 
 from __future__ import annotations
 
@@ -43,9 +45,14 @@ HUNTER_FEATS = 4 + 8 + 4
 PRIVATE_FEATS = 4 + 2 + 8 + 3 + 2 + 1 + 8 + 2
 
 
-def build_layout(escape_bits, belief_planes):
+def _planes(game):
+    return PLANES + (BELIEF_PLANES if game.config["belief_planes"] else [])
+
+
+def build_layout(game) -> Layout:
+    """The observation layout for ``game``'s config (belief planes or not)."""
     lay = Layout()
-    planes = PLANES + (BELIEF_PLANES if belief_planes else [])
+    planes = _planes(game)
     lay.add("board", (len(planes), B.H, B.W), 0, 1, "planes: " + "; ".join(f"{n}: {d}" for n, d in planes))
     lay.add("round", 1, 0, 1, "round / 40")
     lay.add("decision", ND, 0, 1, "pending decision one-hot: " + ", ".join(DECISIONS))
@@ -65,13 +72,20 @@ def build_layout(escape_bits, belief_planes):
             "observer's own agent: character; hp / 8, max hp / 8; charges per card type / 2; stealth, velocity, "
             "decoy used; steps / 6, max steps / 6; card used; pending card; after-move window; moved 3+")
     lay.add("hunter_turn", 3, 0, 1, "acting hunter: spaces moved / 5, walked 5, started in vehicle")
-    # static planes
+    return lay
+
+
+def static_planes(game, lay) -> np.ndarray:
+    """An observation of ``lay`` holding only the map planes that never change:
+    structures, roads and the escape points in use (4-5 players add the extra ones)."""
+    n = game.config["num_players"]
+    escape_bits = B.bits(B.ESCAPES + (B.ESCAPE_EXTRA if n >= 4 else []))
     static = np.zeros(lay.size, np.float32)
-    board = static[lay.blocks["board"].slice].reshape(len(planes), B.N)
+    board = static[lay.blocks["board"].slice].reshape(len(_planes(game)), B.N)
     board[0] = B.to_plane(B.STRUCT)
     board[1] = B.to_plane(B.ROAD)
     board[2] = B.to_plane(escape_bits)
-    return lay, static
+    return static
 
 
 #: board planes and the cells where each can ever be set (the rest is constant)
@@ -134,7 +148,7 @@ def _candidates(completed):
 _VER, _VIEWER, _BUF, _ONES, _VI, _VV, _DENSE, _CANDKEY, _BELMEMO, _VONES = range(10)
 
 
-def observe(game, p):
+def encode(game, p):
     """The observation of role p: the public part plus the observer's private overlay.
     The public part is updated in place in one buffer when the public state or the
     viewer changes (see Game._pubver): the indices written last time are cleared and

@@ -1,6 +1,7 @@
-"""Text (ansi) and picture renderings of the board from one viewer's knowledge
-(``viewer=None`` is omniscient): the agent appears only in her own or an
-omniscient view; hunters see the belief set instead."""
+"""Words and pictures: action labels (``action_label``, and ``action_label_for`` as
+one viewer sees a move), the text (ansi) and picture renderings of the board from one
+viewer's knowledge (``viewer=None`` is omniscient): the agent appears only in her own
+or an omniscient view; hunters see the belief set instead."""
 
 from __future__ import annotations
 
@@ -10,7 +11,51 @@ from spyenvs.core.textimage import GLYPH_H, GLYPH_W, draw_text
 
 from . import board as B
 from .belief import SEEN
-from .data import AGENT_NAMES, CARD_NAMES, DECISIONS, HUNTER_NAMES
+from .data import (
+    A2T, A3, AGENT_NAMES, CARD0, CARD_NAMES, CHAR0, DECISIONS, DIR0, DRIVE, ENTER, EXIT, H0, H1, H2, H2V, H3, H4, H5, H6, HUNTER_NAMES, NO, PAD, POSTCOG, REVEAL, S1, SEAT0, SENSOR, YES,
+)
+
+#: decisions whose chosen action every role sees (hunters' moves are public, §6)
+_PUBLIC_HUNTER_DECISIONS = frozenset((S1, H1, H2, H2V, H3, H4, H5, H6))
+
+
+def action_label(game, a):
+    a = int(a)
+    dec = game.dec
+    if a < 736:
+        verb = {A3: "step to", H2: "walk to", H3: "drive to", H4: "exit to", A2T: "target"}.get(dec, "cell")
+        return f"{verb} {B.name(a)}"
+    if a == NO:
+        return {A3: "stop", H4: "stay inside", H5: "no sniper shot", PAD: "pass (padding)"}.get(dec, "no / pass")
+    if a == YES:
+        return "yes"
+    if DIR0 <= a < DIR0 + 4:
+        return "sniper " + "NESW"[a - DIR0]
+    if CARD0 <= a < CARD0 + 8:
+        return CARD_NAMES[a - CARD0]
+    if SEAT0 <= a < SEAT0 + 4:
+        return f"hunter_{a - SEAT0}"
+    if CHAR0 <= a < CHAR0 + 4:
+        if dec in (H6,):
+            return f"attack {AGENT_NAMES[a - CHAR0]}"
+        names = HUNTER_NAMES if dec == 0 else AGENT_NAMES
+        return names[a - CHAR0]
+    return {SENSOR: "motion sensor", DRIVE: "drive", EXIT: "exit vehicle", ENTER: "enter vehicle",
+            POSTCOG: "Post-Cognition", REVEAL: "reveal as traitor"}.get(a, f"reserved {a}")
+
+
+def action_label_for(game, action, viewer):
+    """C58: another role sees a hunter's public move (character pick, turn order,
+    walk, drive, exit, sniper, attack) as it is, but never the name of an agent's
+    sub-step or a secret vote: those show only as who acts."""
+    actor = game.actor
+    if viewer is None or viewer == actor:
+        return action_label(game, action)
+    if game._viewer_kind(actor) == "hunter" and game.dec in _PUBLIC_HUNTER_DECISIONS:
+        return action_label(game, action)
+    if game.dec == H0:
+        return "(secret vote)"
+    return "(agent acts)" if game._viewer_kind(actor) == "agent" else "(second agent acts)"
 
 
 def _knows_agent(game, viewer, a):

@@ -153,8 +153,8 @@ def roll_attack(rng, dice: int) -> tuple[int, bool]:
     return total, all(f == 1 for f in firsts)
 
 
-class Rules:
-    """Mixin with the whole rules state machine; SpecterOps (game.py) adds the
+class SpecterOpsRules:
+    """Mixin with the whole rules state machine; SpecterOpsGame (game.py) adds the
     contract plumbing (observe, resample, render)."""
 
     # ------------------------------------------------------------------ setup
@@ -301,9 +301,6 @@ class Rules:
         if self.ag[a].stealth:
             sg &= BALL[2][self._hspace(s)]
         return sg
-
-    def _reporting(self, s):
-        return s != self._h_traitor or self.exposed
 
     def _fig(self):
         f = 0

@@ -2,7 +2,7 @@
 
 from spyenvs.core.envfactory import env_functions
 
-from .game import SpyGames
+from .game import SpyGamesGame
 
-GAME = SpyGames
+GAME = SpyGamesGame
 env, raw_env = env_functions(GAME)

@@ -1,7 +1,8 @@
-"""The Game contract for Spy Games: config, roles, masks, observation, hidden keys,
-cloning, resampling (§9.5), invariants (§9.6) and text, around the rules engine in
-rules.py (dependency order: data <- rules <- observe/resample/invariants/render <-
-game <- env)."""
+"""The Game contract for Spy Games: config, roles, set-up, masks and cloning, and the
+glue to the other modules: the rules engine (``rules``), the observation
+(``observe``), hidden keys and resampling (``resample``, §9.5), invariants
+(``invariants``, §9.6) and labels, text and pictures (``render``). Dependency order:
+data <- rules <- observe/resample/invariants/render <- game <- env."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ from spyenvs.core import Game, Param
 from . import INFO
 from . import data as D
 from .data import NUM_ACTIONS, S_OVER
-from .invariants import check
+from .invariants import check_invariants
 from .observe import _perm, _Starts, build_layout, encode
 from .render import action_label, action_label_for, render_rgb, render_text
-from .resample import resample
+from .resample import hidden_key, resample_hidden
 from .rules import SpyGamesRules
 
 
-class SpyGames(SpyGamesRules, Game):
+class SpyGamesGame(SpyGamesRules, Game):
     """Spy Games for 2-4 players (rules/spy_games.md). Roles ``player_0`` ..
     ``player_{N-1}`` in clockwise seat order."""
 
@@ -74,7 +75,8 @@ class SpyGames(SpyGamesRules, Game):
         self.auto_forced_hidden = self.config["auto_forced_hidden"]
         if self.auto_forced_hidden and not self.auto_forced:
             raise ValueError(f"{self.env_id}: auto_forced_hidden=True is allowed only with auto_forced=True")
-        self.layout, self._slices = build_layout(self)
+        self.layout = build_layout(self)
+        self._slices = self.layout.slices()
         self._starts = _Starts(self.layout)
         self._starts.perms = [_perm(self, v) for v in range(n)]
         self._mask = None
@@ -102,32 +104,13 @@ class SpyGames(SpyGamesRules, Game):
         self._do(action)
         self._settle()
 
-    # ------------------------------------------------------------ information
-    def observe(self, player: int) -> np.ndarray:
-        return encode(self, player)
-
-    def hidden_key(self, viewer: int):
-        h = self.h
-        return (
-            tuple(tuple(h.hands[p]) for p in range(self.n) if p != viewer),
-            tuple(tuple(h.plans[p]) for p in range(self.n) if p != viewer),
-            tuple(sorted(h.disc_down)),
-            tuple(h.deck),
-            tuple(h.add[i] for i, w in enumerate((self.cf_I, self.cf_D)) if w != viewer),
-            tuple(h.alloc[p] for p in range(self.n) if p != viewer),
-            # other players' private memory of hands (pins) is hidden from the viewer too
-            tuple(tuple(sorted(h.pins[w][p].items())) for w in range(self.n) if w != viewer for p in range(self.n)),
-        )
-
-    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "SpyGames":
-        return resample(self, viewer, rng)
-
+    # ----------------------------------------------------------------- clone
     #: flat list fields (copied with [:]) and nested ones (a copy per row) of the state
     _FLAT = ("alloc_chosen", "removed", "hsize", "disc_up", "komp", "immune", "queue", "cf_up", "cf_added",
              "cf_addrev", "cf_total", "cf_a1", "cf_kplay", "cf_offer")
     _NESTED = ("zone", "init", "base", "spy_loc", "spy_c", "spy_str", "spy_ks")
 
-    def clone(self) -> "SpyGames":
+    def clone(self) -> "SpyGamesGame":
         new = object.__new__(type(self))
         d = new.__dict__
         d.update(self.__dict__)  # scalars, tuples and shared static tables
@@ -142,6 +125,19 @@ class SpyGames(SpyGamesRules, Game):
         new._mask = self._mask  # read-only by contract; rebuilt (new array) on the next change
         return new
 
+    # ------------------------------------------------------------ information
+    def observe(self, player: int) -> np.ndarray:
+        return encode(self, player)
+
+    def hidden_key(self, viewer: int):
+        return hidden_key(self, viewer)
+
+    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "SpyGamesGame":
+        return resample_hidden(self, viewer, rng)
+
+    def check_invariants(self) -> None:
+        check_invariants(self)
+
     # ---------------------------------------------------------------- display
     def action_label(self, a: int) -> str:
         return action_label(self, a)
@@ -154,6 +150,3 @@ class SpyGames(SpyGamesRules, Game):
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
         return render_rgb(self, viewer)
-
-    def check_invariants(self) -> None:
-        check(self)

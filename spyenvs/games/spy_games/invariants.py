@@ -10,7 +10,7 @@ from .observe import _segment_fresh
 from .data import KIND_COPIES, KIND_SCOUT, PENALTY, S_OVER
 
 
-def check(g) -> None:
+def check_invariants(g) -> None:
     n = g.n
     h = g.h
     # 1. cases per colour

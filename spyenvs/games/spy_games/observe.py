@@ -23,7 +23,7 @@ PEN = D.PENALTY
 P4 = D.MAX_PLAYERS
 
 
-def build_layout(game):
+def build_layout(game) -> Layout:
     L = Layout()
     add = L.add
     add("round", 3, doc="round 1-3 one-hot")
@@ -95,7 +95,7 @@ def build_layout(game):
     if game.config["pins_block"]:
         add("pins", (P4 - 1, NK), 0, 2, doc="card kinds the viewer knows to be in each other hand (§9.5)")
     assert L.blocks["vp"].start + P4 - L.blocks["alloc_chosen"].start == 68, "player blocks must be contiguous"
-    return L, L.slices()
+    return L
 
 
 class _Starts:
@@ -223,11 +223,6 @@ def _segment_fresh(g) -> array:
                 if g.spy_ks[q][j]:
                     out[r_aks + aj] = 1.0
     return array("f", out)
-
-
-def _compute_segment(g) -> np.ndarray:
-    """``_segment_fresh`` as a float32 numpy array."""
-    return np.frombuffer(_segment_fresh(g), np.float32)
 
 
 def _pub_view(g, S) -> np.ndarray:

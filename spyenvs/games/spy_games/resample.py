@@ -1,4 +1,5 @@
-"""Spy Games ``resample_hidden`` (rules/spy_games.md §9.5): re-deal every card the
+"""Spy Games hidden information: ``hidden_key(game, viewer)``, what the viewer may
+not know, and ``resample_hidden`` (rules/spy_games.md §9.5): re-deal every card the
 viewer cannot locate (other hands, other players' unrevealed plans, face-down
 discards, the deck, another participant's unrevealed addition) and other players'
 unrevealed allocations, keeping the viewer's pins and the known-Scout constraint.
@@ -23,7 +24,21 @@ from . import data as D
 NK = D.NUM_KINDS
 
 
-def resample(g, v: int, rng: np.random.Generator):
+def hidden_key(g, viewer: int):
+    h = g.h
+    return (
+        tuple(tuple(h.hands[p]) for p in range(g.n) if p != viewer),
+        tuple(tuple(h.plans[p]) for p in range(g.n) if p != viewer),
+        tuple(sorted(h.disc_down)),
+        tuple(h.deck),
+        tuple(h.add[i] for i, w in enumerate((g.cf_I, g.cf_D)) if w != viewer),
+        tuple(h.alloc[p] for p in range(g.n) if p != viewer),
+        # other players' private memory of hands (pins) is hidden from the viewer too
+        tuple(tuple(sorted(h.pins[w][p].items())) for w in range(g.n) if w != viewer for p in range(g.n)),
+    )
+
+
+def resample_hidden(g, v: int, rng: np.random.Generator):
     new = g.clone()
     h = new.h
     n = g.n

@@ -271,10 +271,6 @@ class SpyGamesRules:
         self.pub[self._starts.r_base + 4 * p + c] = self.base[p][c] / 24.0
         self._w_score(p)
 
-    def _wh(self, p: int) -> None:
-        """Rewrite only player p's hand size entry."""
-        self.pub[self._starts.r_hand + p] = self.hsize[p] / 72.0
-
     def _wp_all(self) -> None:
         for p in range(self.n):
             self._wp(p)

@@ -1,11 +1,10 @@
-"""The Game contract for The Agents: config, masks, cloning and the glue to the other
-modules: card data (``data``), the rules engine (``rules``), the observation
-(``observe``), hidden-state resampling (``resample``, 6.1), invariants (``invariants``,
-10) and words and pictures (``render``)."""
+"""The Game contract for The Agents: config, roles, set-up, masks and cloning, and
+the glue to the other modules: the rules engine (``rules``, with card data in
+``data``), the observation (``observe``), hidden keys and resampling (``resample``,
+with ``belief``, 6.1), invariants (``invariants``, 10) and labels, text and pictures
+(``render``)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import numpy as np
 
@@ -13,10 +12,12 @@ from spyenvs.core import Game, Param
 from spyenvs.core.info import Payoff
 
 from . import INFO
-from . import invariants, resample
 from . import rules as R
-from .observe import Encoder, build_layout
-from .render import action_label, private_move_label, render_text
+from .invariants import check_invariants
+from .observe import Encoder, build_layout, encode
+from .render import action_label, action_label_for, render_rgb, render_text
+from .resample import hidden_key, resample_hidden
+from .rules import TheAgentsRules
 
 _STATIC = ("N", "nf", "cap", "members", "own", "other_fac", "mindex", "n_mtypes", "n_missions",
            "n_agents", "immediate", "encoder")
@@ -29,7 +30,7 @@ _SCALARS = ("next_pool", "start", "active", "turns", "turn_decisions", "barred",
 _MASKS: dict[tuple, np.ndarray] = {}
 
 
-class TheAgentsGame(R.TheAgentsState, Game):
+class TheAgentsGame(TheAgentsRules, Game):
     """The Agents (Saar Shai, 2013), 2-5 players, rules file ``rules/the_agents.md``."""
 
     info = INFO
@@ -113,29 +114,6 @@ class TheAgentsGame(R.TheAgentsState, Game):
         zero = self.N == 2 and self.config["end_rule"] == "immediate"
         return Payoff(zero, -1.0, 1.0)
 
-    def observe(self, player):
-        return self.encoder.encode(self, player)
-
-    def action_label(self, a):
-        return action_label(self, a)
-
-    def action_label_for(self, a, viewer):
-        """Every choice is public (6) except the Tracker's pick (seen by its executor)
-        and the Interrogator's pick (seen by its executor and its target)."""
-        if viewer is None or viewer == self.decider or self.over:
-            return self.action_label(a)
-        if self.decision == R.D_INT_CARD and viewer == self.stack[-1][7]:
-            return self.action_label(a)
-        return private_move_label(self) or self.action_label(a)
-
-    def render_text(self, viewer=None):
-        return render_text(self, viewer)
-
-    def render_rgb(self, viewer=None):
-        from .render import render_rgb  # the picture code lives in render.py
-
-        return render_rgb(self, viewer)
-
     # ---------------------------------------------------------------- clone
     def clone(self):
         new = self._clone_into(object.__new__(TheAgentsGame))
@@ -166,18 +144,30 @@ class TheAgentsGame(R.TheAgentsState, Game):
         new.legal = list(self.legal)
         return new
 
-    # ------------------------------------------------------------- hidden
+    # ------------------------------------------------------------ information
+    def observe(self, player):
+        return encode(self, player)
+
     def hidden_key(self, viewer):
-        return resample.hidden_key(self, viewer)
+        return hidden_key(self, viewer)
 
     def resample_hidden(self, viewer, rng):
         """6.1: a clone with everything hidden from ``viewer`` re-dealt from the exact
         posterior of its view of the history (``resample.py``, ``belief.py``)."""
-        return resample.resample_hidden(self, viewer, rng)
+        return resample_hidden(self, viewer, rng)
 
-    # ----------------------------------------------------------- invariants
     def check_invariants(self):
-        invariants.check_invariants(self)
+        check_invariants(self)
 
-    def config_summary(self) -> dict[str, Any]:
-        return dict(self.config)
+    # ---------------------------------------------------------------- display
+    def action_label(self, a):
+        return action_label(self, a)
+
+    def action_label_for(self, a, viewer):
+        return action_label_for(self, a, viewer)
+
+    def render_text(self, viewer=None):
+        return render_text(self, viewer)
+
+    def render_rgb(self, viewer=None):
+        return render_rgb(self, viewer)

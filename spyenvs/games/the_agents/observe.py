@@ -86,6 +86,12 @@ def build_layout(g) -> Layout:
     return L
 
 
+def encode(game, player) -> np.ndarray:
+    """The observation of ``player``: the game's :class:`Encoder` (its buffers and
+    caches) writes it."""
+    return game.encoder.encode(game, player)
+
+
 class Encoder:
     """Precomputed offsets and, per viewer, a full vector kept up to date in place.
 

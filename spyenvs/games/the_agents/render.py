@@ -1,4 +1,6 @@
-"""Words for The Agents: action labels and a text view of the state (per viewer)."""
+"""Words and pictures for The Agents: action labels (``action_label``, and
+``action_label_for`` as one viewer sees a move), a text view of the state and a
+picture of the table (``render_text``, ``render_rgb``), per viewer."""
 
 from __future__ import annotations
 
@@ -142,6 +144,16 @@ def private_move_label(g) -> str | None:
     if g.decision == R.D_INT_CARD:
         return f"P{g.decider} takes an agent card from P{top[7]}'s hand (Interrogator; hidden)"
     return None
+
+
+def action_label_for(g, a: int, viewer) -> str:
+    """Every choice is public (6) except the Tracker's pick (seen by its executor)
+    and the Interrogator's pick (seen by its executor and its target)."""
+    if viewer is None or viewer == g.decider or g.over:
+        return action_label(g, a)
+    if g.decision == R.D_INT_CARD and viewer == g.stack[-1][7]:
+        return action_label(g, a)
+    return private_move_label(g) or action_label(g, a)
 
 
 def turn_status(g) -> str:

@@ -139,7 +139,7 @@ class CardLog:
         return new
 
 
-class TheAgentsState:
+class TheAgentsRules:
     """Mixin with the whole rules engine; :class:`~.game.TheAgentsGame` adds the
     Game contract around it. Static tables come from ``_setup_tables``."""
 

@@ -1,6 +1,7 @@
-"""The Game contract for Unrest: config, set-up, the observation hooks, cloning,
-hidden-state resampling (§5.4), invariants (§5.5) and the text, labels and pictures
-of each view. The rules engine is in ``rules.py``."""
+"""The Game contract for Unrest: config, set-up, masks and cloning, and the glue to
+the other modules: the rules engine (``rules``), the observation and its incremental
+buffers (``observe``), hidden keys and resampling (``resample``, §5.4), invariants
+(``invariants``, §5.5) and labels, text and pictures (``render``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import numpy as np
 from spyenvs.core import Game, Param
 
 from . import INFO
-from . import data as D
-from . import invariants, render
+from .invariants import check_invariants
 from .observe import (
+    block_offsets,
     build_layout,
     encode,
     move_handle,
@@ -21,8 +22,9 @@ from .observe import (
     sync_after,
     write_event,
 )
-from .resample import resample
-from .rules import REBEL, UnrestRules
+from .render import action_label, action_label_for, render_rgb, render_text
+from .resample import hidden_key, resample_hidden
+from .rules import UnrestRules
 
 
 class UnrestGame(UnrestRules, Game):
@@ -68,7 +70,8 @@ class UnrestGame(UnrestRules, Game):
     # ---------------------------------------------------------------- set-up
     def _setup(self):
         self._setup_tables()
-        self.layout, self._enc, self._henc, self._fast = build_layout(self)
+        self.layout = build_layout(self)
+        self._enc, self._henc, self._fast = block_offsets(self.layout)
 
     def _new_game(self):
         self._deal()
@@ -87,23 +90,7 @@ class UnrestGame(UnrestRules, Game):
         self._cache.mask = None
         rebuild_buffers(self)
 
-    # ------------------------------------------------------------ information
-    def observe(self, player: int) -> np.ndarray:
-        return encode(self, player)
-
-    def hidden_key(self, viewer: int):
-        hid = self.hid
-        ct = D.CARD_TYPE
-        deck = tuple(ct[c] for c in hid.deck)
-        if viewer == REBEL:
-            return deck
-        pub = self.pub
-        facedown = tuple(ct[hid.hcard[h]] for h in range(pub.n_played) if not pub.hup[h])
-        return (tuple(ct[c] for c in hid.hand), deck, facedown)
-
-    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "UnrestGame":
-        return resample(self, viewer, rng)
-
+    # ----------------------------------------------------------------- clone
     def clone(self) -> "UnrestGame":
         new = self._clone_into(object.__new__(type(self)))
         self._copy_rules_into(new)
@@ -112,22 +99,28 @@ class UnrestGame(UnrestRules, Game):
         new._fast = self._fast
         return new
 
-    def check_invariants(self) -> None:
-        invariants.check(self)
+    # ------------------------------------------------------------ information
+    def observe(self, player: int) -> np.ndarray:
+        return encode(self, player)
 
-    # ------------------------------------------------------------- display
+    def hidden_key(self, viewer: int):
+        return hidden_key(self, viewer)
+
+    def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "UnrestGame":
+        return resample_hidden(self, viewer, rng)
+
+    def check_invariants(self) -> None:
+        check_invariants(self)
+
+    # ---------------------------------------------------------------- display
     def action_label(self, a: int) -> str:
-        """The pending decision's action ``a`` as the role deciding it sees it."""
-        return render.action_label(self, a, self.current_player)
+        return action_label(self, a)
 
     def action_label_for(self, a: int, viewer: int | None) -> str:
-        """Action ``a`` of the pending decision as ``viewer`` sees it (None: omniscient).
-        Every move is public except the identities of the cards the Rebel plays face
-        down (§5.1); see ``render.action_label``."""
-        return render.action_label(self, a, viewer)
+        return action_label_for(self, a, viewer)
 
     def render_text(self, viewer: int | None = None) -> str:
-        return render.render_text(self, viewer)
+        return render_text(self, viewer)
 
     def render_rgb(self, viewer: int | None = None) -> np.ndarray:
-        return render.render_rgb(self, viewer)
+        return render_rgb(self, viewer)

@@ -21,7 +21,7 @@ from .rules import (
 )
 
 
-def check(game) -> None:
+def check_invariants(game) -> None:
     pub, hid = game.pub, game.hid
     # the incremental observation equals one built from scratch
     for p in (REBEL, EMPIRE):

@@ -23,7 +23,7 @@ EVENT_WIDTH = 4 + 24 + 9 + 5  # token, handle, from-location, to-district
 NT = D.NUM_TYPES
 
 
-def build_layout(game):
+def build_layout(game) -> Layout:
     L = Layout()
     add = L.add
     add("me", 2, doc="one-hot: observer is rebel / empire")
@@ -67,6 +67,13 @@ def build_layout(game):
             (MAX_EMPIRE_EVENTS, EVENT_WIDTH),
             doc="C6 variant log: token, handle, from-location, to-district of each Empire action",
         )
+    return L
+
+
+def block_offsets(L: Layout):
+    """The start offsets the incremental writers use: every block by name (with the
+    ends of the status, round, board and handle groups), the four handle blocks, and
+    the status, round and observer blocks as tuples."""
     enc = {name: b.start for name, b in L.blocks.items()}
     enc["status_end"] = enc["area"]
     enc["round_end"] = enc["row"]
@@ -101,7 +108,6 @@ def build_layout(game):
         tuple(enc[k] for k in ("me", "acting", "unseen", "my_hand", "my_facedown_types")),
     )
     return (
-        L,
         enc,
         (enc["handle_played"], enc["handle_location"], enc["handle_face_up"], enc["handle_type"]),
         fast,

@@ -3,7 +3,7 @@ rules make public plus what it knows itself: the Rebel knows every card it playe
 its hand (not the deck order); the Empire knows face-up cards and where every handle
 went. ``viewer=None`` is the omniscient debugging view.
 
-Move labels (``action_label``) name cards, not hand slots or pending slots. Every move
+Move labels (``action_label``, ``action_label_for``) name cards, not hand slots or pending slots. Every move
 of both roles is public (§4, §5.1) except the identities of the cards the Rebel plays
 face down, so the Empire reads a PLAY as ``play Riots 5 face up; 2 cards face down``
 and the Rebel as ``play Riots 5 face up; Coup 4 + Supplies 6 face down``."""
@@ -47,8 +47,15 @@ def _where(game, h: int) -> str:
     return f"in {D.DISTRICTS[loc - LOC_DISTRICT]}"
 
 
-def action_label(game, a: int, viewer) -> str:
-    """Action ``a`` of the pending decision as ``viewer`` sees it (None: omniscient)."""
+def action_label(game, a: int) -> str:
+    """The pending decision's action ``a`` as the role deciding it sees it."""
+    return action_label_for(game, a, game.current_player)
+
+
+def action_label_for(game, a: int, viewer) -> str:
+    """Action ``a`` of the pending decision as ``viewer`` sees it (None: omniscient).
+    Every move is public except the identities of the cards the Rebel plays face
+    down (§5.1)."""
     pub = game.pub
     if game.current_player == EMPIRE and not game.is_over:
         # every Empire action is public: token, target handle and destination (§4.3)
@@ -350,4 +357,4 @@ def render_rgb(game, viewer=None):
     return img
 
 
-__all__ = ["action_label", "legend", "render_text", "render_rgb"]
+__all__ = ["action_label", "action_label_for", "legend", "render_text", "render_rgb"]

@@ -75,7 +75,18 @@ def _ok(cons, card_of, thr) -> bool:
     return True
 
 
-def resample(game, viewer: int, rng: np.random.Generator):
+def hidden_key(game, viewer: int):
+    hid = game.hid
+    ct = D.CARD_TYPE
+    deck = tuple(ct[c] for c in hid.deck)
+    if viewer == REBEL:
+        return deck
+    pub = game.pub
+    facedown = tuple(ct[hid.hcard[h]] for h in range(pub.n_played) if not pub.hup[h])
+    return (tuple(ct[c] for c in hid.hand), deck, facedown)
+
+
+def resample_hidden(game, viewer: int, rng: np.random.Generator):
     new = game.clone()
     hid = new.hid
     if viewer == REBEL:

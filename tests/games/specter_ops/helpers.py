@@ -6,7 +6,7 @@ import numpy as np
 
 from spyenvs.games.specter_ops import board as B
 from spyenvs.games.specter_ops.data import CARD0, NO, PAD, S3, S4, SEAT0
-from spyenvs.games.specter_ops.game import SpecterOps
+from spyenvs.games.specter_ops.game import SpecterOpsGame
 
 C = B.cell
 
@@ -33,7 +33,7 @@ def make(n=2, agent="Spider", hunters="Beast,Gun", cards=(), traitor=None, **cfg
     The rules tests drive each sub-step by hand, so they run unpadded unless they ask
     for ``pad_agent_turn=True`` (the env default)."""
     cfg.setdefault("pad_agent_turn", False)
-    g = SpecterOps(num_players=n, agent_character=agent, hunter_characters=hunters, **cfg)
+    g = SpecterOpsGame(num_players=n, agent_character=agent, hunter_characters=hunters, **cfg)
     g.reset(0)
     picks = list(cards)
     while g.dec == S3:

@@ -138,9 +138,9 @@ def test_c34_game_ends_after_the_agents_phase_of_the_last_round():
 
 
 def test_s4_setup_decisions_and_card_limits():
-    from spyenvs.games.specter_ops.game import SpecterOps
+    from spyenvs.games.specter_ops.game import SpecterOpsGame
 
-    g = SpecterOps(num_players=4)
+    g = SpecterOpsGame(num_players=4)
     g.reset(1)
     for _ in range(3):
         g.step(int(g.mask.nonzero()[0][-1]))  # hunters pick characters

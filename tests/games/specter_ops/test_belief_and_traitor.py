@@ -6,7 +6,7 @@ import pytest
 from spyenvs.games.specter_ops import board as B
 from spyenvs.games.specter_ops.belief import LAST_SEEN, NOTHING, SEEN, automaton
 from spyenvs.games.specter_ops.data import H0, H2, NO, REVEAL, SEAT0, X1, X2
-from spyenvs.games.specter_ops.game import SpecterOps
+from spyenvs.games.specter_ops.game import SpecterOpsGame
 
 from .helpers import C, make, place, walk
 
@@ -173,7 +173,7 @@ def test_s6_2_resampled_history_leads_to_her_cell_with_its_class(n):
 
     checked = 0
     for seed in range(8):
-        g = SpecterOps(num_players=n)
+        g = SpecterOpsGame(num_players=n)
         g.reset(seed)
         rng = np.random.default_rng(seed)
         k = 0

@@ -10,7 +10,7 @@ from spyenvs.games.specter_ops import board as B
 from spyenvs.games.specter_ops.data import (
     A3, A4, A5, CARD0, FISTS, H2, I2, NO, PAD, PAD_LEN, SEAT0, SURGE, TANGLE, YES,
 )
-from spyenvs.games.specter_ops.game import SpecterOps
+from spyenvs.games.specter_ops.game import SpecterOpsGame
 
 from .helpers import C, ScriptedDice, believed, make, place, skip_pads, walk
 
@@ -176,7 +176,7 @@ def _sequence_groups(cfg, seeds, conts, rng):
     observation there plus the moves p saw on the way. Returns the groups."""
     groups = {}
     for seed in seeds:
-        g = SpecterOps(**cfg)
+        g = SpecterOpsGame(**cfg)
         g.reset(seed)
         r0 = np.random.default_rng(seed)
         target = 20 + int(r0.integers(0, 60))

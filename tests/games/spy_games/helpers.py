@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from spyenvs.games.spy_games import data as D
 from spyenvs.games.spy_games.data import kind_of
-from spyenvs.games.spy_games.game import SpyGames
+from spyenvs.games.spy_games.game import SpyGamesGame
 from spyenvs.games.spy_games.rules import PH_SPY, PH_STRENGTHEN
 
 SAFE, INTER, CODE, DEMO, PROV, LIQ = range(6)
@@ -15,9 +15,9 @@ def K(t: int, suit: int = CIRCLE, pips: int = 1) -> int:
     return kind_of(t, suit, pips)
 
 
-def game(n=4, negotiation="off", auto_forced=False, **cfg) -> SpyGames:
+def game(n=4, negotiation="off", auto_forced=False, **cfg) -> SpyGamesGame:
     """A game after fixed 10/8/6 setup, at player 0's first phase-2 turn of round 1."""
-    g = SpyGames(num_players=n, allocation="fixed", negotiation=negotiation, auto_forced=auto_forced, **cfg)
+    g = SpyGamesGame(num_players=n, allocation="fixed", negotiation=negotiation, auto_forced=auto_forced, **cfg)
     g.reset(0)
     g.round = 0
     g.first = 0

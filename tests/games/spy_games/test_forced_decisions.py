@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from spyenvs.games.spy_games import data as D
-from spyenvs.games.spy_games.game import SpyGames
+from spyenvs.games.spy_games.game import SpyGamesGame
 
 from .helpers import CARD, CIRCLE, CODE, DEMO, INFIL, K, SAFE, SQUARE, arrange, do, game
 
@@ -66,7 +66,7 @@ def test_s9_2_amendment_auto_forced_hidden_opt_in_skips_the_hidden_forced_plan_p
 
 def test_s9_2_auto_forced_hidden_needs_auto_forced():
     with pytest.raises(ValueError, match="auto_forced_hidden"):
-        SpyGames(auto_forced=False, auto_forced_hidden=True)
+        SpyGamesGame(auto_forced=False, auto_forced_hidden=True)
 
 
 def test_s9_2_amendment_add_card_with_an_empty_hand_is_skipped_publicly():
@@ -106,7 +106,7 @@ def test_s9_2_amendment_public_skip_check_catches_the_old_default(monkeypatch):
     do(g, INFIL(1, 0), D.A_PICK_AGENT)
     assert g.stage == D.S_INFIL_PLAN
     assert _single_option_skip_is_public(g, np.random.default_rng(0)) == (0, 3)
-    monkeypatch.setattr(SpyGames, "_forced_publicly", lambda self: True)
+    monkeypatch.setattr(SpyGamesGame, "_forced_publicly", lambda self: True)
     with pytest.raises(AssertionError, match="infil_plan by player_0 depends on what player_1 cannot see"):
         _single_option_skip_is_public(g, np.random.default_rng(0))
 
@@ -119,7 +119,7 @@ def test_s9_2_amendment_every_default_skip_depends_only_on_public_state(n):
     skipped = checked = 0
     stages = set()
     for seed in range(2):
-        g = SpyGames(num_players=n, auto_forced=False)
+        g = SpyGamesGame(num_players=n, auto_forced=False)
         g.reset(seed)
         while not g.is_over:
             stages.add(g.stage)

@@ -112,9 +112,9 @@ def test_s7_agent_pick_is_public_and_the_plan_card_is_hidden():
 
 
 def test_s9_2_allocation_choice_is_hidden_until_everyone_has_chosen():
-    from spyenvs.games.spy_games.game import SpyGames
+    from spyenvs.games.spy_games.game import SpyGamesGame
 
-    g = SpyGames(num_players=3)
+    g = SpyGamesGame(num_players=3)
     g.reset(0)
     assert g.stage == D.S_ALLOC
     hidden(g, list(range(6)), ["10/8/6", "6/8/10"])

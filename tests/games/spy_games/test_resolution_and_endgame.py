@@ -4,7 +4,7 @@ end of game and scoring (§6), payoffs (C41), hidden information (§7, §9.5).""
 import numpy as np
 
 from spyenvs.games.spy_games import data as D
-from spyenvs.games.spy_games.game import SpyGames
+from spyenvs.games.spy_games.game import SpyGamesGame
 
 from .helpers import (
     WIN_I, exposure, mission, win,
@@ -231,7 +231,7 @@ def test_s9_5_resample_keeps_pins_known_scouts_and_the_viewers_cards():
 
 def test_s9_2_bound_random_games_end_well_under_the_decision_bound():
     for n in (2, 3, 4):
-        g = SpyGames(num_players=n)
+        g = SpyGamesGame(num_players=n)
         g.reset(5)
         rng = np.random.default_rng(5)
         steps = 0
@@ -242,7 +242,7 @@ def test_s9_2_bound_random_games_end_well_under_the_decision_bound():
 
 
 def test_clone_copies_every_mutable_state_field():
-    g = SpyGames(num_players=4)
+    g = SpyGamesGame(num_players=4)
     g.reset(2)
     rng = np.random.default_rng(2)
     for _ in range(60):
@@ -251,5 +251,5 @@ def test_clone_copies_every_mutable_state_field():
     for key, value in g.__dict__.items():
         if isinstance(value, list):
             assert twin.__dict__[key] is not value, key
-            assert key == "actions" or key in SpyGames._FLAT or key in SpyGames._NESTED, key
+            assert key == "actions" or key in SpyGamesGame._FLAT or key in SpyGamesGame._NESTED, key
     assert twin.pub is not g.pub and twin.h is not g.h and twin.h.hf[0] is not g.h.hf[0]

@@ -3,7 +3,7 @@
 import numpy as np
 
 from spyenvs.games.spy_games import data as D
-from spyenvs.games.spy_games.game import SpyGames
+from spyenvs.games.spy_games.game import SpyGamesGame
 from spyenvs.games.spy_games.rules import PH_SPY, PH_STRENGTHEN
 
 from .helpers import (
@@ -30,7 +30,7 @@ def test_s2_3_deck_has_72_cards_24_per_suit_pips_1_1_2_3():
 
 def test_s3_setup_fixed_allocation_hands_and_kompromat():
     for n in (2, 3, 4):
-        g = SpyGames(num_players=n, allocation="fixed")
+        g = SpyGamesGame(num_players=n, allocation="fixed")
         g.reset(3)
         assert all(g.zone[p] == [10, 8, 6] for p in range(n))
         assert all(g.hsize[p] == 6 for p in range(n))  # 3 dealt + 3 in round 1's draw phase
@@ -39,7 +39,7 @@ def test_s3_setup_fixed_allocation_hands_and_kompromat():
 
 
 def test_c02_allocation_is_secret_until_all_have_chosen():
-    g = SpyGames(num_players=3)
+    g = SpyGamesGame(num_players=3)
     g.reset(1)
     assert g.stage == D.S_ALLOC and g.decider == 0
     before = g.observe(1).copy()
@@ -284,11 +284,11 @@ def test_s4_1_draw_phase_each_player_draws_three_in_turn_order():
 def test_c40_first_player_is_drawn_at_random_c29_structured_is_default():
     firsts = set()
     for seed in range(12):
-        g = SpyGames(allocation="fixed")
+        g = SpyGamesGame(allocation="fixed")
         g.reset(seed)
         firsts.add(g.first)
     assert len(firsts) > 1
-    assert SpyGames().config["negotiation"] == "structured" and SpyGames().num_players == 4
+    assert SpyGamesGame().config["negotiation"] == "structured" and SpyGamesGame().num_players == 4
 
 
 def test_s9_3_observation_is_egocentric():
