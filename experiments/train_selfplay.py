@@ -210,30 +210,6 @@ def final_table(title: str, kinds, final: dict) -> str:
     return "\n".join(lines)
 
 
-# --------------------------------------------------------------------- envs
-def actor_weights(policy, scale: tuple[np.ndarray, np.ndarray] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The actor MLP of an SB3 actor-critic policy as [(W, b), ...]. With ``scale``
-    (low, inv) the network was trained on ``(obs - low) * inv``: that is folded into the
-    first layer, so the exported actor reads raw observations like every other policy."""
-    from torch import nn
-
-    from spyenvs.experiments.nets import expand_first_layer
-
-    layers = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)] + [policy.action_net]
-    out = [(m.weight.detach().cpu().numpy().astype(np.float64), m.bias.detach().cpu().numpy().astype(np.float64))
-           for m in layers]
-    out[0] = (expand_first_layer(policy, out[0][0]), out[0][1])
-    if scale is not None:
-        low, inv = scale
-        w, b = out[0]
-        d = low.size
-        b = b - w[:, :d] @ (low.astype(np.float64) * inv)
-        w = w.copy()
-        w[:, :d] *= inv.astype(np.float64)
-        out[0] = (w, b)
-    return [(w.astype(np.float32), b.astype(np.float32)) for w, b in out]
-
-
 def read_state(path: str) -> tuple[dict, dict]:
     """``state.pt`` as (raw tensors, decoded meta); a missing or unreadable file is a
     one-line error and the run's files are left as they are."""
@@ -308,12 +284,12 @@ class Trainer:
                 "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.train_seconds, 1)}}
 
     def save_policy(self, path: str, name: str, half: bool = False) -> None:
-        from spyenvs.experiments.nets import save_trained
+        from spyenvs.experiments.export import save_trained
 
         save_trained(path, self.model.policy, self.scale, self.meta(name), dtype="float16" if half else "float32")
 
     def current_policy(self, name: str = "learner"):
-        from spyenvs.experiments.nets import inference_policy
+        from spyenvs.experiments.export import inference_policy
 
         return inference_policy(self.model.policy, self.scale, self.meta(name),
                                 deterministic=self.cfg["eval"]["deterministic"], name=name)
