@@ -2,9 +2,8 @@
 
 Specter Ops' observation is mostly its 23x32 board as planes (13,984 of 14,195 floats)
 and 736 of its 768 actions name a board cell (step to, walk to, drive to, exit to,
-target). A flat MLP reading all of it cannot imitate the heuristic's route planning
-(issue 15: 17% wins after cloning, the heuristic 96%), so :class:`BoardActorCriticPolicy`
-gives such games:
+target). A flat MLP reading all of it imitates the heuristic's route planning poorly, so
+:class:`BoardActorCriticPolicy` gives such games:
 
 * a convolutional trunk over the board planes (3x3, ReLU, padding "same"; dilated
   layers so the receptive field spans the map), with a learned per-cell bias (the map
@@ -22,10 +21,8 @@ gives such games:
 
 Every policy here is a :class:`LeanMaskablePolicy`: sb3-contrib's maskable
 actor-critic whose masked action distribution is normalised with ``log_softmax``.
-sb3-contrib uses ``logsumexp``, which torch runs 9-20x slower on rows holding the
-mask's -1e8 (measured at batch 512, 1 thread: 759 against 58 us for The Agents' 115
-actions, 8.7 ms against 0.43 ms for Specter Ops' 768): it was most of a PPO
-minibatch's distribution cost.
+sb3-contrib uses ``logsumexp``, which torch runs much slower on rows holding the
+mask's -1e8: it was most of a PPO minibatch's distribution cost.
 
 :func:`policy_kwargs_for` says which policy class and kwargs a game trains with;
 :mod:`spyenvs.experiments.export` turns a trained actor into the plain arrays that
@@ -54,9 +51,7 @@ CELL_ACTION_GAMES = ("specter_ops_v0",)
 CARD_ARCH = "card_table"
 CARD_TABLE_GAMES = ("unrest_v0",)
 
-#: measured by cloning the heuristic agent (60 games, 10 epochs; held-out agreement):
-#: 16 channels with separate trunks 86.5%, shared 84.7%; 32 channels shared 87.2% at
-#: 2.3x the training cost of 16 shared (the MLP: 70.6%)
+#: the board net's defaults, where the trainer's ``net`` section leaves them out
 DEFAULTS = {"channels": 16, "dilations": (1, 2, 4, 8), "vec_hidden": (128, 128), "head_hidden": 128,
             "share_trunk": False}
 
