@@ -17,9 +17,9 @@ no illegal action is ever sampled.
   every ``league.snapshot_every`` iterations; they start as copies of the initial
   network), or ``self`` (the learner in every seat). Frozen modules sample from
   their policy and are never trained.
-* Config: the same YAML style as :mod:`spyenvs.experiments.train_selfplay`
-  (``configs/rllib_<game>.yaml``); ``ppo:`` keys are RLlib's ``config.training``
-  arguments, passed through unchanged.
+* Config: :class:`spyenvs.experiments.config.RLlibConfig`, loaded by the SB3
+  trainer's rules from ``configs/rllib_<game>.yaml``; ``ppo:`` keys are RLlib's
+  ``config.training`` arguments, passed through unchanged.
 * Outputs under ``out`` (default ``runs/rllib_<env_id>``): ``checkpoint/`` (the
   whole Algorithm, learner, optimizer and league slots included; ``--resume``
   restores it), ``league.json``, ``policies/<module>.pt`` (trained actors as

@@ -17,6 +17,11 @@ and ``eval/<kind>/vs_<opponent>``), ``snapshots/*.pt``, ``latest.pt`` and
 evaluation, ``results.json``/``results.md`` from the final evaluation, whose win
 rates against random and heuristic (Wilson 95% intervals) are printed at the end.
 
+The options are :class:`spyenvs.experiments.config.TrainConfig`'s. A run is
+:func:`start` (the game, the league, the vec env, the model, then the warm start or
+the resumed state), :func:`learn` (PPO with :class:`SelfPlayCallback`) and
+:func:`finish` (the final checkpoints, evaluation and results files).
+
     python -m spyenvs.experiments.train_selfplay unrest_v0 --config configs/unrest.yaml
 """
 
