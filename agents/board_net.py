@@ -30,7 +30,7 @@ def _relu(x: np.ndarray) -> np.ndarray:
 
 class BoardActor:
     """The numpy forward pass of a ``board_cnn`` actor (arrays as
-    :func:`spyenvs.experiments.nets.export_actor` writes them)."""
+    :func:`spyenvs.experiments.export.export_actor` writes them)."""
 
     arch = "board_cnn"
 

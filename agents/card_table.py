@@ -78,7 +78,7 @@ def play_scores(x, context, w_up, w_all, w_out, b_out, spec: dict[str, Any], sho
 
 class CardTableActor:
     """The numpy forward pass of a ``card_table`` actor (arrays as
-    :func:`spyenvs.experiments.nets.export_card_actor` writes them)."""
+    :func:`spyenvs.experiments.export.export_card_actor` writes them)."""
 
     arch = "card_table"
 

@@ -7,9 +7,8 @@ process fixed or per-minibatch time, with the same results:
 
 **LeanAdam.**
 Every ``torch.optim.Optimizer`` imports ``torch._dynamo`` when it is built (its
-``__init__`` and ``step`` are wrapped in ``torch._disable_dynamo``), which costs about
-1.7 s per process on this project's 2-core machine: a fifth of a short training run.
-This class calls the same fused kernel (``torch._fused_adam_``) with the same
+``__init__`` and ``step`` are wrapped in ``torch._disable_dynamo``), a fixed cost
+every training process pays. This class calls the same fused kernel (``torch._fused_adam_``) with the same
 arguments as ``torch.optim.Adam(fused=True)``, so its updates are bit-identical, and
 it never imports dynamo. It has what Stable-Baselines3 and this project use of an
 optimizer: ``param_groups`` (SB3 writes the learning rate there), ``zero_grad``,

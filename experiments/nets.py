@@ -2,9 +2,8 @@
 
 Specter Ops' observation is mostly its 23x32 board as planes (13,984 of 14,195 floats)
 and 736 of its 768 actions name a board cell (step to, walk to, drive to, exit to,
-target). A flat MLP reading all of it cannot imitate the heuristic's route planning
-(issue 15: 17% wins after cloning, the heuristic 96%), so :class:`BoardActorCriticPolicy`
-gives such games:
+target). A flat MLP reading all of it imitates the heuristic's route planning poorly, so
+:class:`BoardActorCriticPolicy` gives such games:
 
 * a convolutional trunk over the board planes (3x3, ReLU, padding "same"; dilated
   layers so the receptive field spans the map), with a learned per-cell bias (the map
@@ -22,15 +21,12 @@ gives such games:
 
 Every policy here is a :class:`LeanMaskablePolicy`: sb3-contrib's maskable
 actor-critic whose masked action distribution is normalised with ``log_softmax``.
-sb3-contrib uses ``logsumexp``, which torch runs 9-20x slower on rows holding the
-mask's -1e8 (measured at batch 512, 1 thread: 759 against 58 us for The Agents' 115
-actions, 8.7 ms against 0.43 ms for Specter Ops' 768): it was most of a PPO
-minibatch's distribution cost.
+sb3-contrib uses ``logsumexp``, which torch runs much slower on rows holding the
+mask's -1e8: it was most of a PPO minibatch's distribution cost.
 
 :func:`policy_kwargs_for` says which policy class and kwargs a game trains with;
-:func:`export_actor` turns the actor into plain arrays that
-:mod:`spyenvs.agents.board_net` evaluates in numpy. :func:`save_trained` and
-:func:`inference_policy` are what a trainer calls for either architecture.
+:mod:`spyenvs.experiments.export` turns a trained actor into the plain arrays that
+:mod:`spyenvs.agents.board_net` and :mod:`spyenvs.agents.torch_policy` evaluate in numpy.
 """
 
 from __future__ import annotations
@@ -45,6 +41,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from spyenvs.agents.card_table import card_table_features, card_table_width, play_matrices, play_scores
+from spyenvs.games.unrest import rules as unrest_rules
 from spyenvs.registry import ENV_IDS, game_info
 
 ARCH = "board_cnn"
@@ -59,9 +56,7 @@ def games_with(net_input: str) -> list[str]:
     board's order; a ``card_table`` game has Unrest's card blocks and PLAY table."""
     return [env_id for env_id in ENV_IDS if game_info(env_id).net_input == net_input]
 
-#: measured by cloning the heuristic agent (60 games, 10 epochs; held-out agreement):
-#: 16 channels with separate trunks 86.5%, shared 84.7%; 32 channels shared 87.2% at
-#: 2.3x the training cost of 16 shared (the MLP: 70.6%)
+#: the board net's defaults, where the trainer's ``net`` section leaves them out
 DEFAULTS = {"channels": 16, "dilations": (1, 2, 4, 8), "vec_hidden": (128, 128), "head_hidden": 128,
             "share_trunk": False}
 
@@ -196,8 +191,9 @@ class KeepColumns(BaseFeaturesExtractor):
     2-player observation, and so of the first layers' cost. An extractor whose
     ``hide_critic_only`` is set (the actor's) reads the critic-only columns as zeros.
     ``source_columns``: the env already wrote only these entries of a ``source_size``
-    observation (:func:`env_columns_for`). :func:`expand_first_layer` maps the first
-    layer back onto full observations."""
+    observation (:func:`env_columns_for`).
+    :func:`spyenvs.experiments.export.expand_first_layer` maps the first layer back
+    onto full observations."""
 
     def __init__(self, observation_space, columns: list[int] | None, obs_size: int, critic_only: int = 0,
                  source_columns: list[int] | None = None, source_size: int | None = None):
@@ -228,24 +224,6 @@ class CriticInputPolicy(LeanMaskablePolicy):
         kwargs["share_features_extractor"] = False
         super().__init__(*args, **kwargs)
         self.pi_features_extractor.hide_critic_only = True
-
-
-def expand_first_layer(policy, weight: np.ndarray) -> np.ndarray:
-    """The first layer's weights over what an exported actor reads (the observation,
-    then the role one-hot): columns a :class:`KeepColumns` extractor dropped come back
-    as zeros, and critic-only columns (zero for the actor) are left out."""
-    extractor = getattr(policy, "pi_features_extractor", None) or policy.features_extractor
-    if not isinstance(extractor, KeepColumns):
-        return weight
-    width = int(policy.observation_space.shape[0]) - extractor.critic_only
-    kept = extractor.keep.cpu().numpy()[: weight.shape[1] - extractor.critic_only]
-    if extractor.source_columns is not None:  # the env wrote only these observation entries
-        n = extractor.source_columns.size
-        to_full = np.r_[extractor.source_columns, extractor.source_size + np.arange(width - n)]
-        kept, width = to_full[kept], extractor.source_size + (width - n)
-    full = np.zeros((weight.shape[0], width), weight.dtype)
-    full[:, kept] = weight[:, : kept.size]
-    return full
 
 
 # ------------------------------------------------------------------ the network
@@ -435,8 +413,6 @@ def card_table_spec(game) -> dict[str, Any] | None:
     blocks = game.layout.blocks
     if any(name not in blocks for name in ("handle_location", "handle_type", "my_facedown_types", "row", "my_hand")):
         return None
-    from spyenvs.games.unrest import rules as unrest_rules
-
     handles, locations = blocks["handle_location"].shape
     types = int(blocks["handle_type"].shape[1])
     positions, districts = blocks["row"].shape
@@ -543,128 +519,3 @@ class CardTableActorCriticPolicy(OwnNetsPolicy):
 
     def _values(self, x: th.Tensor) -> th.Tensor:
         return self.critic(x)
-
-
-
-# ------------------------------------------------------------------ export
-def export_actor(policy: BoardActorCriticPolicy, scale: tuple[np.ndarray, np.ndarray] | None = None
-                 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The actor of ``policy`` as (arrays, metadata) for
-    :func:`spyenvs.agents.checkpoint.save_arrays`, read by
-    :class:`spyenvs.agents.board_net.BoardActor`.
-
-    With ``scale`` (low, inv) the net was trained on ``(obs - low) * inv``: the vector
-    part of that is folded into the first vector layer; the board part, when it is
-    not the identity (Specter Ops' planes are already in [0, 1]), ships as
-    ``board_low``/``board_inv``. The exported actor reads raw observations."""
-    net = policy.actor
-    c = policy.board_config
-    arrays: dict[str, np.ndarray] = {}
-
-    def put(name: str, t) -> None:
-        arrays[name] = t.detach().cpu().numpy().astype(np.float32)
-
-    lins = [m for m in net.vec_mlp if isinstance(m, nn.Linear)]
-    for i, m in enumerate(lins):
-        put(f"vec{i}.w", m.weight)
-        put(f"vec{i}.b", m.bias)
-    put("film.w", net.film.weight)
-    put("film.b", net.film.bias)
-    put("pos_bias", net.pos_bias)
-    for i, conv in enumerate(net.convs):
-        put(f"conv{i}.w", conv.weight)
-        put(f"conv{i}.b", conv.bias)
-    put("cell.w", net.cell.weight.reshape(-1))
-    put("cell.b", net.cell.bias)
-    heads = [m for m in net.head if isinstance(m, nn.Linear)]
-    for i, m in enumerate(heads):
-        put(f"head{i}.w", m.weight)
-        put(f"head{i}.b", m.bias)
-    planes, h, w = c["board_shape"]
-    start, end = c["board_start"], c["board_start"] + planes * h * w
-    if scale is not None:
-        low, inv = (np.asarray(a, np.float64) for a in scale)
-        obs_dim = low.size
-        vec_obs = np.r_[np.arange(start), np.arange(end, obs_dim)]  # vector inputs that come from the obs
-        w0 = arrays["vec0.w"].astype(np.float64)
-        cols = np.arange(vec_obs.size)  # their columns in vec0 (the role one-hot follows them)
-        b0 = arrays["vec0.b"].astype(np.float64) - w0[:, cols] @ (low[vec_obs] * inv[vec_obs])
-        w0[:, cols] *= inv[vec_obs]
-        arrays["vec0.w"], arrays["vec0.b"] = w0.astype(np.float32), b0.astype(np.float32)
-        if not (np.all(low[start:end] == 0) and np.all(inv[start:end] == 1)):
-            arrays["board_low"] = low[start:end].astype(np.float32)
-            arrays["board_inv"] = inv[start:end].astype(np.float32)
-    meta = {"arch": ARCH, "activation": "relu", "board_start": start, "board_shape": [planes, h, w],
-            "cell_actions": c["cell_actions"], "dilations": list(c["dilations"]), "vec_layers": len(lins),
-            "head_layers": len(heads)}
-    return arrays, meta
-
-
-def export_card_actor(policy: CardTableActorCriticPolicy, scale: tuple[np.ndarray, np.ndarray] | None = None
-                      ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The actor of a card-table policy as (arrays, metadata), read by
-    :class:`spyenvs.agents.card_table.CardTableActor`. The net reads its card blocks
-    from the scaled input, so ``scale`` ships as ``in_low``/``in_inv`` (the
-    observation's part) rather than folded into the first layer."""
-    net = policy.actor
-    arrays: dict[str, np.ndarray] = {}
-
-    def put(name: str, t) -> None:
-        arrays[name] = t.detach().cpu().numpy().astype(np.float32)
-
-    # the numpy actor reads one first layer over (input, table)
-    lins = [(th.cat([net.first_input.weight, net.first_table.weight], 1), net.first_input.bias)]
-    lins += [(m.weight, m.bias) for m in net.body if isinstance(m, nn.Linear)]
-    for i, (w, b) in enumerate(lins):
-        put(f"body{i}.w", w)
-        put(f"body{i}.b", b)
-    put("out.w", net.out.weight)
-    put("out.b", net.out.bias)
-    put("play_context.w", net.play_context.weight)
-    put("play_context.b", net.play_context.bias)
-    put("play_cards.w", net.play_cards.weight)
-    put("play_out.w", net.play_out.weight)
-    put("play_out.b", net.play_out.bias)
-    if scale is not None:
-        arrays["in_low"] = np.asarray(scale[0], np.float32)
-        arrays["in_inv"] = np.asarray(scale[1], np.float32)
-    meta = {"arch": CARD_ARCH, "activation": "tanh", "card_spec": net.spec, "body_layers": len(lins)}
-    return arrays, meta
-
-
-def _export(policy, scale) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
-    """(arrays, metadata) of an own-network policy's actor; None for the MLP."""
-    if isinstance(policy, BoardActorCriticPolicy):
-        return export_actor(policy, scale)
-    if isinstance(policy, CardTableActorCriticPolicy):
-        return export_card_actor(policy, scale)
-    return None
-
-
-def save_trained(path: str, policy, scale, meta: dict, dtype: str = "float32") -> None:
-    """Write the actor of a trained SB3 policy of either architecture as a checkpoint
-    (``meta``: the trainer's metadata: env_id, roles, role_kinds, obs_dim ...)."""
-    from spyenvs.agents.checkpoint import save_arrays, save_policy
-
-    exported = _export(policy, scale)
-    if exported is not None:
-        arrays, extra = exported
-        save_arrays(path, arrays, dict(meta, **extra), dtype=dtype)
-    else:
-        from spyenvs.experiments.train_selfplay import actor_weights
-
-        save_policy(path, actor_weights(policy, scale), meta, half=dtype == "float16")
-
-
-def inference_policy(policy, scale, meta: dict, deterministic: bool = True, name: str | None = None):
-    """The numpy player (:class:`~spyenvs.agents.torch_policy.TorchPolicy`, of any
-    architecture) of a trained SB3 policy's actor."""
-    from spyenvs.agents.torch_policy import TorchPolicy
-
-    exported = _export(policy, scale)
-    if exported is not None:
-        arrays, extra = exported
-        return TorchPolicy(arrays, dict(meta, **extra), deterministic=deterministic, name=name)
-    from spyenvs.experiments.train_selfplay import actor_weights
-
-    return TorchPolicy(actor_weights(policy, scale), meta, deterministic=deterministic, name=name)

@@ -35,6 +35,8 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from torch import nn
 
 from spyenvs.agents.policy import BasePolicy, check_mask, role_kind, role_kinds
+from spyenvs.agents.torch_policy import policy_input
+from spyenvs.registry import make
 
 MASKED_LOGIT = torch.finfo(torch.float32).min  # exp() of (min - max logit) is exactly 0
 
@@ -48,8 +50,6 @@ class SpyenvsMultiAgentEnv(PettingZooEnv):
     """
 
     def __init__(self, env_config: dict | None = None):
-        from spyenvs.registry import make
-
         cfg = dict(env_config or {})
         aec = make(cfg["env_id"], max_steps=cfg.get("max_decisions"), **cfg.get("game", {}))
         super().__init__(aec)
@@ -227,8 +227,6 @@ class RLModulePolicy(BasePolicy):
         return bound
 
     def _logits(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        from spyenvs.agents.torch_policy import policy_input
-
         x = policy_input(np.asarray(obs, np.float32), self.kind_index, len(self.kinds))
         batch = {Columns.OBS: {"observation": torch.from_numpy(np.ascontiguousarray(x)),
                                "action_mask": torch.from_numpy(np.asarray(masks, np.float32))}}

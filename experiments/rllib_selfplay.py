@@ -17,9 +17,9 @@ no illegal action is ever sampled.
   every ``league.snapshot_every`` iterations; they start as copies of the initial
   network), or ``self`` (the learner in every seat). Frozen modules sample from
   their policy and are never trained.
-* Config: the same YAML style as :mod:`spyenvs.experiments.train_selfplay`
-  (``configs/rllib_<game>.yaml``); ``ppo:`` keys are RLlib's ``config.training``
-  arguments, passed through unchanged.
+* Config: :class:`spyenvs.experiments.config.RLlibConfig`, loaded by the SB3
+  trainer's rules from ``configs/rllib_<game>.yaml``; ``ppo:`` keys are RLlib's
+  ``config.training`` arguments, passed through unchanged.
 * Outputs under ``out`` (default ``runs/rllib_<env_id>``): ``checkpoint/`` (the
   whole Algorithm, learner, optimizer and league slots included; ``--resume``
   restores it), ``league.json``, ``policies/<module>.pt`` (trained actors as
@@ -45,83 +45,61 @@ import sys
 import time
 from typing import Any
 
-DEFAULTS: dict[str, Any] = {
-    "env_id": None,
-    "game": {},                   # game config options
-    "seed": 0,
-    "iterations": 100,            # PPO training iterations
-    "policies": "shared",         # shared | per_role
-    "max_decisions": 3000,        # all roles' decisions per episode before truncation
-    "env_runners": 2,             # remote sampling actors (0: sample in the driver)
-    "envs_per_runner": 4,         # vectorised sub-envs per env runner (batched forward pass)
-    "cpus_per_env_runner": 1,
-    "rollout_fragment_length": "auto",
-    "torch_threads": 1,
-    "ppo": {                      # RLlib's AlgorithmConfig.training(**ppo)
-        "lr": 3.0e-4,
-        "train_batch_size_per_learner": 4000,
-        "minibatch_size": 256,
-        "num_epochs": 4,
-        "gamma": 0.997,
-        "lambda_": 0.95,
-        "clip_param": 0.2,
-        "vf_clip_param": 10.0,
-        "entropy_coeff": 0.01,
-        "vf_loss_coeff": 0.5,
-        "grad_clip": 0.5,
-        "use_kl_loss": False,
-    },
-    "net": {"hidden": [128, 128], "activation": "tanh"},
-    "league": {
-        "self_weight": 0.0,       # opponents = the learner itself
-        "random_weight": 1.0,
-        "snapshot_weight": 2.0,   # shared by all snapshot slots
-        "snapshot_every": 5,      # iterations
-        "max_snapshots": 3,
-    },
-    "eval": {
-        "every": 10,              # iterations; 0 = only the final evaluation
-        "games": 40,              # per opponent, seats rotated
-        "final_games": 200,
-        "opponents": ["random", "heuristic"],
-        "deterministic": True,
-    },
-    "checkpoint_every": 10,       # iterations (and always at the end)
-}
+import ray
+import torch
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+from ray.tune.registry import register_env
+
+from spyenvs.agents.checkpoint import save_policy
+from spyenvs.agents.heuristics import HeuristicPolicy, has_heuristic
+from spyenvs.agents.policy import RandomPolicy, role_kinds
+from spyenvs.agents.torch_policy import TorchPolicy
+from spyenvs.experiments import config as config_mod
+from spyenvs.experiments.config import RLlibConfig
+from spyenvs.experiments.evaluate import evaluate_vs, plot_learning_curve
+from spyenvs.experiments.report import final_table
+from spyenvs.experiments.rllib_module import (
+    MaskedPPOModule,
+    MaskedRandomModule,
+    RoleDispatchPolicy,
+    SpyenvsMultiAgentEnv,
+    actor_from_state,
+    learner_module,
+    map_agent_to_module,
+    module_ids,
+    snapshot_module,
+)
+from spyenvs.registry import make_game
+from spyenvs.tools.arguments import add_train_arguments, parse_key_values, run_reporting_errors
 
 
-def load_config(path: str | None, env_id: str | None = None, overrides: dict | None = None) -> dict:
-    """DEFAULTS, then the YAML file, then ``overrides`` (dotted keys), by the SB3
-    trainer's rules; ``ppo`` takes any RLlib training() argument and ``game`` any game
-    option (checked by the game)."""
-    from spyenvs.experiments.train_selfplay import merge_config
-
-    cfg = merge_config(DEFAULTS, path, env_id, overrides, open_sections=("game", "ppo"))
-    if cfg["policies"] not in ("shared", "per_role"):
-        raise ValueError(f"policies must be shared or per_role, got {cfg['policies']!r}")
-    if cfg["net"]["activation"] not in ("tanh", "relu"):
-        raise ValueError(f"net.activation: allowed tanh, relu; got {cfg['net']['activation']!r}")
-    lg = cfg["league"]
-    if lg["self_weight"] + lg["random_weight"] + (lg["snapshot_weight"] if lg["max_snapshots"] else 0) <= 0:
+def load_config(path: str | None, env_id: str | None = None, overrides: dict | None = None) -> RLlibConfig:
+    """The defaults of :class:`~spyenvs.experiments.config.RLlibConfig`, then the YAML
+    file, then ``overrides`` (dotted keys), by the SB3 trainer's rules; ``ppo`` takes any
+    RLlib training() argument and ``game`` any game option (checked by the game)."""
+    cfg = config_mod.load(RLlibConfig, path, env_id, overrides)
+    if cfg.policies not in ("shared", "per_role"):
+        raise ValueError(f"policies must be shared or per_role, got {cfg.policies!r}")
+    if cfg.net.activation not in ("tanh", "relu"):
+        raise ValueError(f"net.activation: allowed tanh, relu; got {cfg.net.activation!r}")
+    lg = cfg.league
+    if lg.self_weight + lg.random_weight + (lg.snapshot_weight if lg.max_snapshots else 0) <= 0:
         raise ValueError("league: some opponent weight must be positive")
     return cfg
 
 
 def default_config_path(env_id: str) -> str | None:
-    from spyenvs.experiments.train_selfplay import default_config_path as shipped_config
-
-    return shipped_config(env_id, prefix="rllib_")
+    return config_mod.default_config_path(env_id, prefix="rllib_")
 
 
 class League:
     """The run's roles, modules and the round-robin snapshot bookkeeping."""
 
-    def __init__(self, cfg: dict):
-        from spyenvs.agents.policy import role_kinds
-        from spyenvs.registry import make_game
-
+    def __init__(self, cfg: RLlibConfig):
         self.cfg = cfg
-        probe = make_game(cfg["env_id"], **cfg["game"])
+        probe = make_game(cfg.env_id, **cfg.game)
         self.env_id = probe.env_id
         self.game_config = probe.config
         self.roles = list(probe.roles)
@@ -129,23 +107,21 @@ class League:
         self.num_players = probe.num_players
         self.obs_dim = probe.observation_size
         self.num_actions = probe.num_actions
-        self.per_role = cfg["policies"] == "per_role"
-        self.slots = int(cfg["league"]["max_snapshots"])
+        self.per_role = cfg.policies == "per_role"
+        self.slots = int(cfg.league.max_snapshots)
         self.next_slot = 0
         self.filled = 0
         self.snapshots_taken: list[int] = []  # iteration of each snapshot
 
     def mapping_spec(self) -> dict:
-        lg = self.cfg["league"]
-        opponents = [("self", lg["self_weight"]), ("random", lg["random_weight"])]
+        lg = self.cfg.league
+        opponents = [("self", lg.self_weight), ("random", lg.random_weight)]
         if self.slots:
-            opponents += [(str(s), lg["snapshot_weight"] / self.slots) for s in range(self.slots)]
-        return {"roles": self.roles, "per_role": self.per_role, "seed": self.cfg["seed"],
+            opponents += [(str(s), lg.snapshot_weight / self.slots) for s in range(self.slots)]
+        return {"roles": self.roles, "per_role": self.per_role, "seed": self.cfg.seed,
                 "opponents": [(n, w) for n, w in opponents if w > 0]}
 
     def learner_ids(self) -> list[str]:
-        from spyenvs.experiments.rllib_module import learner_module
-
         return [learner_module(k, True) for k in self.kinds] if self.per_role else ["main"]
 
     def kinds_of(self, module_id: str) -> list[str]:
@@ -154,7 +130,7 @@ class League:
     def meta(self, module_id: str, name: str, info: dict) -> dict:
         return {"env_id": self.env_id, "config": self.game_config, "roles": self.roles,
                 "role_kinds": self.kinds_of(module_id), "obs_dim": self.obs_dim,
-                "num_actions": self.num_actions, "activation": self.cfg["net"]["activation"],
+                "num_actions": self.num_actions, "activation": self.cfg.net.activation,
                 "name": name, "info": info}
 
     def state(self) -> dict:
@@ -165,21 +141,13 @@ class League:
         self.snapshots_taken = state["snapshots_taken"]
 
 
-def build_config(cfg: dict, league: League):
+def build_config(cfg: RLlibConfig, league: League):
     """The RLlib ``PPOConfig`` of a run."""
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.tune.registry import register_env
-
-    from spyenvs.experiments.rllib_module import (MaskedPPOModule, MaskedRandomModule, SpyenvsMultiAgentEnv,
-                                          map_agent_to_module, module_ids)
-
     register_env("spyenvs", lambda env_config: SpyenvsMultiAgentEnv(env_config))
-    env_config = {"env_id": cfg["env_id"], "game": cfg["game"], "max_decisions": cfg["max_decisions"],
+    env_config = {"env_id": cfg.env_id, "game": cfg.game, "max_decisions": cfg.max_decisions,
                   "role_onehot": not league.per_role}
     learners, frozen = module_ids(league.kinds, league.per_role, league.slots)
-    net = {"hidden": list(cfg["net"]["hidden"]), "activation": cfg["net"]["activation"]}
+    net = {"hidden": list(cfg.net.hidden), "activation": cfg.net.activation}
     specs = {m: RLModuleSpec(module_class=MaskedPPOModule, model_config=net) for m in learners}
     specs.update({m: RLModuleSpec(module_class=MaskedPPOModule, model_config=net) for m in frozen if m != "random"})
     specs["random"] = RLModuleSpec(module_class=MaskedRandomModule)
@@ -188,14 +156,14 @@ def build_config(cfg: dict, league: League):
         # RLlib's env check steps unmasked random actions, which our envs reject
         .environment("spyenvs", env_config=env_config, disable_env_checking=True)
         .framework("torch")
-        .env_runners(num_env_runners=int(cfg["env_runners"]), num_envs_per_env_runner=int(cfg["envs_per_runner"]),
-                     num_cpus_per_env_runner=cfg["cpus_per_env_runner"],
-                     rollout_fragment_length=cfg["rollout_fragment_length"])
+        .env_runners(num_env_runners=int(cfg.env_runners), num_envs_per_env_runner=int(cfg.envs_per_runner),
+                     num_cpus_per_env_runner=cfg.cpus_per_env_runner,
+                     rollout_fragment_length=cfg.rollout_fragment_length)
         .multi_agent(policies=set(specs), policies_to_train=learners,
                      policy_mapping_fn=functools.partial(map_agent_to_module, spec=league.mapping_spec()))
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
-        .training(**cfg["ppo"])
-        .debugging(seed=int(cfg["seed"]), log_level="WARN")
+        .training(**cfg.ppo)
+        .debugging(seed=int(cfg.seed), log_level="WARN")
     )
     return config
 
@@ -203,8 +171,6 @@ def build_config(cfg: dict, league: League):
 def fill_snapshot(algo, league: League, iteration: int) -> None:
     """Copy the learner module(s) into the next frozen slot, on the learner and on
     every env runner."""
-    from spyenvs.experiments.rllib_module import learner_module, snapshot_module
-
     slot = league.next_slot
     pairs = [(learner_module(k, league.per_role), snapshot_module(slot, k, league.per_role))
              for k in (league.kinds if league.per_role else [None])]
@@ -222,8 +188,6 @@ def push_to_env_runners(algo, module_states: dict) -> None:
     """Set these modules' weights on every env runner (local and remote).
     ``EnvRunnerGroup.sync_weights`` would skip runners whose weights sequence
     number is already current, which is the case for frozen slots."""
-    import ray
-
     ref = ray.put(module_states)
 
     def _set(env_runner):
@@ -234,8 +198,6 @@ def push_to_env_runners(algo, module_states: dict) -> None:
 
 def frozen_states(algo, league: League) -> dict:
     """The learner group's copy of every frozen snapshot slot."""
-    from spyenvs.experiments.rllib_module import module_ids
-
     _, frozen = module_ids(league.kinds, league.per_role, league.slots)
     ids = [m for m in frozen if m != "random"]
     if not ids:
@@ -248,10 +210,6 @@ def learner_policies(algo, league: League, deterministic: bool, info: dict, out:
     """The trained module(s) as one :mod:`spyenvs.agents` policy (a
     :class:`~experiments.rllib_module.RoleDispatchPolicy` when per-role), written
     as spyenvs policy checkpoints under ``out/policies`` when ``out`` is given."""
-    from spyenvs.agents.checkpoint import save_policy
-    from spyenvs.agents.torch_policy import TorchPolicy
-    from spyenvs.experiments.rllib_module import RoleDispatchPolicy, actor_from_state
-
     ids = league.learner_ids()
     state = algo.learner_group.get_state(components=[f"learner/rl_module/{m}" for m in ids])["learner"]["rl_module"]
     by_kind = {}
@@ -268,32 +226,24 @@ def learner_policies(algo, league: League, deterministic: bool, info: dict, out:
     return RoleDispatchPolicy(by_kind, name=f"rllib_per_role_{tag}")
 
 
-def evaluate(policy, cfg: dict, games: int, seed: int) -> dict[str, dict]:
-    from spyenvs.agents.heuristics import HeuristicPolicy, has_heuristic
-    from spyenvs.agents.policy import RandomPolicy
-    from spyenvs.experiments.evaluate import evaluate_vs
-
+def evaluate(policy, cfg: RLlibConfig, games: int, seed: int) -> dict[str, dict]:
     out = {}
     probe_players = None
-    for opp in cfg["eval"]["opponents"]:
-        if opp == "heuristic" and not has_heuristic(cfg["env_id"]):
+    for opp in cfg.eval.opponents:
+        if opp == "heuristic" and not has_heuristic(cfg.env_id):
             continue
         opponent = RandomPolicy(seed) if opp == "random" else HeuristicPolicy(seed)
         if probe_players is None:
-            from spyenvs.registry import make_game
-
-            probe_players = make_game(cfg["env_id"], **cfg["game"]).num_players
+            probe_players = make_game(cfg.env_id, **cfg.game).num_players
         n = -(-games // probe_players) * probe_players  # every seat the same number of games
-        res = evaluate_vs(cfg["env_id"], cfg["game"], policy, opponent, n, seed, cfg["max_decisions"])
+        res = evaluate_vs(cfg.env_id, cfg.game, policy, opponent, n, seed, cfg.max_decisions)
         out[opp] = res["kinds"]
     return out
 
 
-def init_ray(address: str | None, num_cpus: int | None, cfg: dict) -> bool:
+def init_ray(address: str | None, num_cpus: int | None, cfg: RLlibConfig) -> bool:
     """Connect to (``address``) or start a local Ray; False when the caller had
     already initialised Ray (then it also shuts it down)."""
-    import ray
-
     if ray.is_initialized():
         return False
     if address:
@@ -301,7 +251,7 @@ def init_ray(address: str | None, num_cpus: int | None, cfg: dict) -> bool:
         # installed (pip install -e '.[rllib]') in the same Python environment
         ray.init(address=address, log_to_driver=True)
         return True
-    need = 1 + int(cfg["env_runners"]) * float(cfg["cpus_per_env_runner"])
+    need = 1 + int(cfg.env_runners) * float(cfg.cpus_per_env_runner)
     # a local instance may be asked for more env runners than cores (to measure
     # scaling); Ray then time-shares them instead of waiting forever for a CPU
     cpus = num_cpus or max(os.cpu_count() or 1, int(-(-need // 1)))
@@ -319,17 +269,15 @@ def _scalar(result: dict, *path, default=None):
     return node
 
 
-def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool = False,
+def train(cfg: RLlibConfig | dict, out: str | None = None, resume: bool = False, quiet: bool = False,
           address: str | None = None, num_cpus: int | None = None) -> dict:
-    """Run (or resume) an RLlib self-play run; returns the final results dict."""
-    import ray
-    import torch
-
-
-    out = out or os.path.join("runs", f"rllib_{cfg['env_id']}")
+    """Run (or resume) an RLlib self-play run; returns the final results dict. ``cfg``
+    may also be a mapping of the same options (checked like a loaded config)."""
+    cfg = config_mod.coerce(RLlibConfig, cfg)
+    out = out or os.path.join("runs", f"rllib_{cfg.env_id}")
     out = os.path.abspath(out)
     os.makedirs(out, exist_ok=True)
-    torch.set_num_threads(int(cfg["torch_threads"]))
+    torch.set_num_threads(int(cfg.torch_threads))
     league = League(cfg)
     started_ray = init_ray(address, num_cpus, cfg)
     algo = build_config(cfg, league).build_algo()
@@ -358,11 +306,11 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     def save_all() -> None:
         algo.save_to_path(ckpt)
         with open(os.path.join(out, "league.json"), "w") as f:
-            json.dump({"env_id": league.env_id, "cfg": cfg, "league": league.state(), "history": history,
+            json.dump({"env_id": league.env_id, "cfg": config_mod.to_dict(cfg), "league": league.state(), "history": history,
                        "steps": steps_log}, f, indent=1)
 
-    total_iters = int(cfg["iterations"])
-    lg, ev = cfg["league"], cfg["eval"]
+    total_iters = int(cfg.iterations)
+    lg, ev = cfg.league, cfg.eval
     train_seconds = sum(s["seconds"] for s in steps_log)
     start_steps = steps_log[-1]["env_steps"] if steps_log else 0
     while algo.iteration < total_iters:
@@ -379,28 +327,28 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
             ret = _scalar(result, "env_runners", "module_episode_returns_mean", default={}) or {}
             ret = {k: round(float(v), 2) for k, v in ret.items() if k.startswith("main")}
             print(f"[iter {it}/{total_iters}] env steps {env_steps} ({dt:.1f}s); mean return {ret}", flush=True)
-        if league.slots and lg["snapshot_every"] and it % int(lg["snapshot_every"]) == 0:
+        if league.slots and lg.snapshot_every and it % int(lg.snapshot_every) == 0:
             fill_snapshot(algo, league, it)
-        if ev["every"] and it % int(ev["every"]) == 0 and it < total_iters:
+        if ev.every and it % int(ev.every) == 0 and it < total_iters:
             info = {"iteration": it, "env_steps": env_steps}
-            pol = learner_policies(algo, league, ev["deterministic"], info, out, "latest")
-            vs = evaluate(pol, cfg, int(ev["games"]), 10_000_000 + it)
+            pol = learner_policies(algo, league, ev.deterministic, info, out, "latest")
+            vs = evaluate(pol, cfg, int(ev.games), 10_000_000 + it)
             history.append({"timesteps": env_steps, "iteration": it, "vs": vs})
             if not quiet:
                 print(f"[iter {it}] " + "; ".join(f"{k} vs {o} {v['rate']:.0%}" for o, ks in vs.items()
                                                   for k, v in ks.items()), flush=True)
-        if cfg["checkpoint_every"] and it % int(cfg["checkpoint_every"]) == 0:
+        if cfg.checkpoint_every and it % int(cfg.checkpoint_every) == 0:
             save_all()
     env_steps = steps_log[-1]["env_steps"] if steps_log else 0
     info = {"iteration": int(algo.iteration), "env_steps": env_steps, "train_seconds": round(train_seconds, 1)}
-    final_policy = learner_policies(algo, league, ev["deterministic"], info, out, "final")
+    final_policy = learner_policies(algo, league, ev.deterministic, info, out, "final")
     t0 = time.monotonic()
-    final = evaluate(final_policy, cfg, int(ev["final_games"]), 999_000_000)
+    final = evaluate(final_policy, cfg, int(ev.final_games), 999_000_000)
     eval_seconds = time.monotonic() - t0
     save_all()
     run_steps = env_steps - start_steps
     throughput = {
-        "env_runners": int(cfg["env_runners"]), "envs_per_runner": int(cfg["envs_per_runner"]),
+        "env_runners": int(cfg.env_runners), "envs_per_runner": int(cfg.envs_per_runner),
         "iterations": int(algo.iteration), "env_steps": env_steps,
         "train_seconds": round(train_seconds, 1),
         "env_steps_per_second": round(env_steps / train_seconds, 1) if train_seconds else None,
@@ -411,7 +359,7 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
     with open(os.path.join(out, "throughput.json"), "w") as f:
         json.dump(throughput, f, indent=1)
     results = {"env_id": league.env_id, "config": league.game_config, "num_players": league.num_players,
-               "policies": cfg["policies"], "iterations": int(algo.iteration), "env_steps": env_steps,
+               "policies": cfg.policies, "iterations": int(algo.iteration), "env_steps": env_steps,
                "train_seconds": round(train_seconds, 1), "eval_seconds": round(eval_seconds, 1),
                "throughput": throughput, "vs": final,
                "checkpoints": sorted(os.path.join(out, "policies", f"{m}_final.pt") for m in league.learner_ids()),
@@ -422,17 +370,13 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
         json.dump(history, f, indent=1)
     if history:
         try:
-            from spyenvs.experiments.evaluate import plot_learning_curve
-
             plot_learning_curve(history, os.path.join(out, "learning_curve.png"), f"{league.env_id} RLlib self-play")
         except ImportError:  # matplotlib is in the train extra, not the rllib one
             pass
-    from spyenvs.experiments.train_selfplay import final_table
-
     text = final_table(
-        f"{league.env_id} (RLlib PPO, {cfg['policies']} policies, {cfg['env_runners']} env runners): "
+        f"{league.env_id} (RLlib PPO, {cfg.policies} policies, {cfg.env_runners} env runners): "
         f"{env_steps} env steps in {train_seconds:.0f}s ({throughput['env_steps_per_second']} env steps/s); "
-        f"final evaluation ({ev['final_games']} games per opponent)",
+        f"final evaluation ({ev.final_games} games per opponent)",
         league.kinds, final)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(text + "\n")
@@ -447,14 +391,10 @@ def train(cfg: dict, out: str | None = None, resume: bool = False, quiet: bool =
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command-line arguments: the same as ``spyenvs train`` (whose Ray options
     --iterations, --address and --num-cpus serve this trainer)."""
-    from spyenvs.tools.arguments import add_train_arguments
-
     add_train_arguments(parser)
 
 
 def run(args) -> int:
-    from spyenvs.tools.arguments import parse_key_values
-
     overrides = parse_key_values(getattr(args, "opt", None), "--opt")
     if getattr(args, "iterations", None) is not None:
         overrides["iterations"] = args.iterations
@@ -462,8 +402,8 @@ def run(args) -> int:
     cfg = load_config(path, args.env_id, overrides)
     if getattr(args, "timesteps", None) is not None and getattr(args, "iterations", None) is None:
         # `spyenvs train --timesteps N --backend rllib`: env steps -> whole iterations
-        batch = int(cfg["ppo"].get("train_batch_size_per_learner", 4000))
-        cfg["iterations"] = max(1, -(-int(args.timesteps) // batch))
+        batch = int(cfg.ppo.get("train_batch_size_per_learner", 4000))
+        cfg.iterations = max(1, -(-int(args.timesteps) // batch))
     train(cfg, args.out, resume=args.resume, quiet=args.quiet, address=getattr(args, "address", None),
           num_cpus=getattr(args, "num_cpus", None))
     return 0
@@ -476,6 +416,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from spyenvs.tools.arguments import run_reporting_errors
-
     sys.exit(run_reporting_errors(main, "rllib_selfplay"))

@@ -1,11 +1,9 @@
 """Warm start for self-play: behaviour cloning from a teacher's games, and the cloning
 term that keeps PPO fine-tuning from forgetting it.
 
-Cloning the heuristic for 10-25 s already matches or beats 300k steps of PPO from
-scratch in every game (measured before this module existed), so the trainer starts
-from a cloned policy: :func:`collect_demonstrations` plays teacher games (the teacher
-in every seat, and the teacher in the learner's seat against random players so the
-states a random opponent leads to are covered too) and records the teacher's decisions
+The trainer starts from a cloned policy: :func:`collect_demonstrations` plays teacher
+games (the teacher in every seat, and the teacher in the learner's seat against random
+players so the states a random opponent leads to are covered too) and records the teacher's decisions
 in the learner's role kinds; :func:`behaviour_clone` fits the actor to them (masked
 cross-entropy) and the critic to the discounted outcomes. During PPO,
 :class:`CloneRegulariser` takes a few cloning steps after every update, with a weight
@@ -22,9 +20,11 @@ import time
 from typing import Any, Callable
 
 import numpy as np
+import torch
 
 from spyenvs.agents.policy import RandomPolicy, role_kind
 from spyenvs.agents.torch_policy import policy_input
+from spyenvs.experiments.lean_sb3 import LeanAdam
 from spyenvs.wrappers.selfplay import opponent_class_bits
 
 
@@ -110,8 +110,6 @@ def join_demonstrations(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndar
 
 def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, batch_size: int, rng,
                  weight: float = 1.0, value_coef: float = 0.5) -> float:
-    import torch
-
     n = len(demos["actions"])
     total = 0.0
     for _ in range(steps):
@@ -137,10 +135,6 @@ def behaviour_clone(policy, demos: dict[str, np.ndarray], epochs: int, batch_siz
     loss and the actor's agreement with the teacher on the demonstrations. ``fused``:
     torch's fused Adam kernel through ``LeanAdam`` (the trainer passes its
     ``fused_adam`` option)."""
-    import torch
-
-    from spyenvs.experiments.lean_sb3 import LeanAdam
-
     rng = np.random.default_rng(seed)
     if fused:
         optimizer = LeanAdam(policy.parameters(), lr=lr)

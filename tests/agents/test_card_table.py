@@ -19,10 +19,9 @@ from spyenvs.experiments.nets import (  # noqa: E402
     CardTableActorCriticPolicy,
     card_table_spec,
     env_columns_for,
-    inference_policy,
     policy_kwargs_for,
-    save_trained,
 )
+from spyenvs.experiments.export import inference_policy, save_trained  # noqa: E402
 from spyenvs.games.unrest import data as D  # noqa: E402
 from spyenvs.games.unrest.rules import PLAY, REBEL, EMPIRE  # noqa: E402
 from spyenvs.wrappers.selfplay import observation_scale  # noqa: E402

@@ -96,7 +96,7 @@ def test_a_trained_mlp_ships_in_half_precision(tmp_path):
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
 
-    from spyenvs.experiments.nets import save_trained
+    from spyenvs.experiments.export import save_trained
     from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv
     from spyenvs.agents import RandomPolicy
 

@@ -21,11 +21,9 @@ from spyenvs.experiments.nets import (  # noqa: E402
     CardTableActorCriticPolicy,
     KeepColumns,
     LeanMaskablePolicy,
-    export_actor,
-    inference_policy,
     policy_kwargs_for,
-    save_trained,
 )
+from spyenvs.experiments.export import export_actor, inference_policy, save_trained  # noqa: E402
 
 ENV = "specter_ops_v0"
 SMALL = {"channels": 8, "dilations": [1, 2], "vec_hidden": [32], "head_hidden": 32}
@@ -293,7 +291,7 @@ def test_mlp_leaves_out_the_inputs_the_game_declares_constant(game):
 
 
 def test_exported_mlp_with_dropped_inputs_reads_full_observations(game, observations):
-    from spyenvs.experiments.train_selfplay import actor_weights
+    from spyenvs.experiments.export import actor_weights
 
     pol, _ = _mlp_policy(game, {"arch": "mlp"})
     rng = np.random.default_rng(1)
@@ -308,7 +306,7 @@ def test_exported_mlp_with_dropped_inputs_reads_full_observations(game, observat
 
 def test_opponent_class_reaches_the_critic_and_never_the_actor(game, observations):
     from spyenvs.experiments.nets import CriticInputPolicy
-    from spyenvs.experiments.train_selfplay import actor_weights
+    from spyenvs.experiments.export import actor_weights
 
     torch.manual_seed(0)
     cls, kw = policy_kwargs_for(ENV, game, {"arch": "mlp"}, critic_only_dims=3)
@@ -354,7 +352,7 @@ def test_lean_masked_distribution_equals_sb3_contribs():
 
 def test_env_side_dropped_inputs_export_to_an_actor_reading_full_observations(game, observations):
     from spyenvs.experiments.nets import env_columns_for
-    from spyenvs.experiments.train_selfplay import actor_weights
+    from spyenvs.experiments.export import actor_weights
 
     cols = env_columns_for(ENV, game, {"arch": "mlp"})
     np.testing.assert_array_equal(cols, game.varying_inputs())

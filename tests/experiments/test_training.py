@@ -54,7 +54,7 @@ def test_exported_policy_matches_the_sb3_network(tmp_path):
     import torch
     from sb3_contrib import MaskablePPO
 
-    from spyenvs.experiments.train_selfplay import actor_weights
+    from spyenvs.experiments.export import actor_weights
     from spyenvs.wrappers import SelfPlayEnv
     from spyenvs.agents import RandomPolicy
 

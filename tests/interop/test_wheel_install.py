@@ -137,7 +137,7 @@ def test_spyenvs_list_and_match_run_from_the_wheel(installed):
 def test_train_finds_its_shipped_config_outside_the_checkout(installed):
     code = (
         "import yaml\n"
-        "from spyenvs.experiments.train_selfplay import default_config_path\n"
+        "from spyenvs.experiments.config import default_config_path\n"
         "for env_id in ('the_agents_v0', 'unrest_v0', 'spy_games_v0', 'specter_ops_v0'):\n"
         "    path = default_config_path(env_id)\n"
         "    assert path and 'site-packages' in path, path\n"
