@@ -9,9 +9,9 @@ The OpenSpiel games live in :mod:`spyenvs.openspiel` (the ``openspiel`` extra).
 """
 
 from .core.errors import GameStateError, IllegalActionError, RecordError
-from .registry import ENV_IDS, PETTINGZOO_IDS, make, make_game, make_raw, register_pettingzoo
+from .registry import ENV_IDS, PETTINGZOO_IDS, make, make_game, make_raw, register_pettingzoo, replay
 
 register_pettingzoo()
 
 __version__ = "0.1.0"
-__all__ = ["ENV_IDS", "PETTINGZOO_IDS", "make", "make_game", "make_raw", "IllegalActionError", "GameStateError", "RecordError"]
+__all__ = ["ENV_IDS", "PETTINGZOO_IDS", "make", "make_game", "make_raw", "replay", "IllegalActionError", "GameStateError", "RecordError"]

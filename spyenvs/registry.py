@@ -1,15 +1,20 @@
-"""Registry of env ids: one line per game, naming its package. The package's
-``INFO`` (:class:`spyenvs.core.info.GameInfo`) gives the env id, the PettingZoo id
-and the other facts; its ``env`` module exposes ``GAME`` (the Game class),
-``env(**kwargs)`` and ``raw_env(**kwargs)``. Adding a line here puts the game under
-the conformance suite, the bench, the docs and the CLI."""
+"""Registry of env ids, and what needs it: making games by id and replaying records.
+
+One line per game, naming its package. The package's ``INFO``
+(:class:`spyenvs.core.info.GameInfo`) gives the env id, the PettingZoo id and the
+other facts; its ``env`` module exposes ``GAME`` (the Game class), ``env(**kwargs)``
+and ``raw_env(**kwargs)``. Adding a line here puts the game under the conformance
+suite, the bench, the docs and the CLI."""
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .core.aec import ADAPTER_KWARGS as ADAPTER_KWARGS  # re-exported: defined with the adapter
+from .core.errors import IllegalActionError, RecordError
 from .core.info import GameInfo
+from .core.records import validate_record
 
 #: the game packages, in the order the CLI, the docs and the bench list them
 GAME_PACKAGES = (
@@ -77,6 +82,25 @@ def make(env_id: str, **kwargs):
 def make_raw(env_id: str, **kwargs):
     """The unwrapped AEC env."""
     return env_module(env_id).raw_env(**kwargs)
+
+
+def replay(rec: dict[str, Any], upto: int | None = None):
+    """The game after the record's first ``upto`` actions (all by default)."""
+    rec = validate_record(rec)
+    try:
+        game = make_game(rec["env_id"], **rec["config"])
+    except (KeyError, ValueError) as exc:
+        raise RecordError(f"record has a bad env or config: {exc}") from exc
+    game.reset(rec["seed"])
+    actions = rec["actions"] if upto is None else rec["actions"][:upto]
+    for i, a in enumerate(actions):
+        try:
+            game.step(a)
+        except (IllegalActionError, RuntimeError) as exc:
+            raise RecordError(f"record does not replay: action #{i} ({a}) failed: {exc}") from exc
+    if upto is None and "outcome" in rec and game.is_over and list(game.outcome()) != rec["outcome"]:
+        raise RecordError("record replays to a different outcome than it stores")
+    return game
 
 
 def register_pettingzoo() -> None:

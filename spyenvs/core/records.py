@@ -1,5 +1,6 @@
-"""Game records: config + seed + action list as JSON. Replaying a record
-reproduces the game exactly (every chance event comes from the seeded RNG)."""
+"""Game records: config + seed + action list as JSON, checked when read and written.
+Replaying one (:func:`spyenvs.registry.replay`, which knows the games) reproduces the
+game exactly: every chance event comes from the seeded RNG."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import IllegalActionError, RecordError
+from .errors import RecordError
 
 RECORD_FORMAT = "spyenvs.record"
 RECORD_VERSION = 1
@@ -40,29 +41,6 @@ def validate_record(rec: Any) -> dict[str, Any]:
     if not all(isinstance(a, int) and not isinstance(a, bool) for a in rec["actions"]):
         raise RecordError("record field 'actions' must be a list of ints")
     return rec
-
-
-def replay(rec: dict[str, Any], upto: int | None = None):
-    """The game after the record's first ``upto`` actions (all by default)."""
-    # late: the registry sits above core (it names the games, and imports this
-    # package's adapter), so core looks it up only when a record is replayed
-    from spyenvs.registry import make_game
-
-    rec = validate_record(rec)
-    try:
-        game = make_game(rec["env_id"], **rec["config"])
-    except (KeyError, ValueError) as exc:
-        raise RecordError(f"record has a bad env or config: {exc}") from exc
-    game.reset(rec["seed"])
-    actions = rec["actions"] if upto is None else rec["actions"][:upto]
-    for i, a in enumerate(actions):
-        try:
-            game.step(a)
-        except (IllegalActionError, RuntimeError) as exc:
-            raise RecordError(f"record does not replay: action #{i} ({a}) failed: {exc}") from exc
-    if upto is None and "outcome" in rec and game.is_over and list(game.outcome()) != rec["outcome"]:
-        raise RecordError("record replays to a different outcome than it stores")
-    return game
 
 
 def save_record(rec: dict[str, Any], path: str | Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.png import write_png
-from ..core.records import replay
+from ..registry import replay
 from ..registry import ENV_IDS, make_game
 
 

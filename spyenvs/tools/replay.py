@@ -14,7 +14,7 @@ from typing import Any, Callable, TextIO
 
 from ..core.errors import RecordError
 from ..core.game import Game
-from ..core.records import replay as replay_record
+from ..registry import replay as replay_record
 from ..core.records import validate_record
 
 REPLAY_HELP = "Enter/n = next, b = back, NUMBER = go to that step, 0 = start, e = end, q = quit"

@@ -26,7 +26,8 @@ from pettingzoo.test import api_test, seed_test
 
 from spyenvs.core import GameStateError, IllegalActionError, RecordError, SpyAECEnv
 from spyenvs.core.envfactory import env_functions
-from spyenvs.core.records import load_record, replay, save_record
+from spyenvs.core.records import load_record, save_record
+from spyenvs.registry import replay
 
 #: seeds of random play per config; SPYENVS_FUZZ_SEEDS raises it for long fuzzing
 FUZZ_SEEDS = int(os.environ.get("SPYENVS_FUZZ_SEEDS", "50"))

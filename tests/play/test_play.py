@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from spyenvs.cli import main
-from spyenvs.core.records import load_record, replay
+from spyenvs.core.records import load_record
+from spyenvs.registry import replay
 from spyenvs.tools.play import PlayError, format_choices, make_opponent, parse_choice, play_game
 from spyenvs.registry import make_game
 
