@@ -4,7 +4,7 @@
     env = spyenvs.make("the_agents_v0", num_players=4)
 
 Importing spyenvs also registers every env with PettingZoo, so
-``pettingzoo.make("aec", "spyenvs/TheAgents-v0", num_players=4)`` is the same env.
+``pettingzoo.make("aec", "spyenvs/the_agents-v0", num_players=4)`` is the same env.
 The OpenSpiel games live in :mod:`spyenvs.openspiel` (the ``openspiel`` extra).
 """
 

@@ -105,7 +105,7 @@ def replay(rec: dict[str, Any], upto: int | None = None):
 
 def register_pettingzoo() -> None:
     """Put every env in PettingZoo's registry (``import spyenvs`` does this), so
-    ``pettingzoo.make("aec", "spyenvs/TheAgents-v0", **config)`` returns what
+    ``pettingzoo.make("aec", "spyenvs/the_agents-v0", **config)`` returns what
     ``spyenvs.make("the_agents_v0", **config)`` does. The entry points are
     "module:env" strings, so no game module is imported until an env is made.
     PettingZoo versions without a registry (before 1.27) are left alone."""

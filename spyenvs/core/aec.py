@@ -18,14 +18,15 @@ from .viewer import show_human
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 RENDER_MODES = ("ansi", "human", "rgb_array")
 #: keyword arguments that configure the adapter rather than the game
-ADAPTER_KWARGS = ("render_mode", "max_steps", "illegal_action", "render_view")
+ADAPTER_KWARGS = ("render_mode", "max_steps", "max_cycles", "illegal_action", "render_view")
 
 
 class SpyAECEnv(AECEnv):
     """PettingZoo AEC view of a spyenvs game.
 
     ``max_steps`` truncates an episode after that many decisions (all roles
-    truncated, zero reward); ``illegal_action="penalize"`` ends the game with -1 for
+    truncated, zero reward); ``max_cycles``, PettingZoo's name for the step cap, is
+    the same option (give one of them); ``illegal_action="penalize"`` ends the game with -1 for
     the offender and 0 for the others instead of raising; ``render_view`` is the role
     whose view ``render()`` shows (None: omniscient).
     """
@@ -39,8 +40,16 @@ class SpyAECEnv(AECEnv):
         max_steps: int | None = None,
         illegal_action: str = "raise",
         render_view: str | None = None,
+        max_cycles: int | None = None,
     ):
         super().__init__()
+        if max_cycles is not None:
+            if max_steps is not None and max_steps != max_cycles:
+                raise ValueError(f"max_cycles and max_steps name the same step cap; got {max_cycles!r} and "
+                                 f"{max_steps!r}: give one of them")
+            if not isinstance(max_cycles, int) or max_cycles < 1:
+                raise ValueError(f"max_cycles must be a positive int or None, got {max_cycles!r}")
+            max_steps = max_cycles
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} not supported; allowed: None, {', '.join(RENDER_MODES)}")
         if illegal_action not in ILLEGAL_ACTION_POLICIES:

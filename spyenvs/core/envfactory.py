@@ -30,5 +30,5 @@ def env_functions(game_cls):
         return raw_env(**kwargs)
 
     raw_env.__doc__ = f"PettingZoo AEC env for {game_cls.env_id} (same as env())."
-    env.__doc__ = f"PettingZoo AEC env for {game_cls.env_id}; keyword arguments are game config options plus the adapter's render_mode, max_steps, illegal_action, render_view."
+    env.__doc__ = f"PettingZoo AEC env for {game_cls.env_id}; keyword arguments are game config options plus the adapter's render_mode, max_steps (or max_cycles), illegal_action, render_view."
     return env, raw_env

@@ -10,6 +10,7 @@ config (the payoff's kind and bounds) are a method of the Game: :meth:`Game.payo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -46,7 +47,8 @@ class GameInfo:
     rewards: str
     """How the game pays, in words (markdown), for the docs."""
     pettingzoo_id: str
-    """The id in PettingZoo's registry: ``pettingzoo.make("aec", id, **config)``."""
+    """The id in PettingZoo's registry, in its style: ``spyenvs/<name>-v<N>`` for env id
+    ``<name>_v<N>`` (``pettingzoo.make("aec", id, **config)``)."""
     heuristic: str | None = None
     """Module of the rule-based player: ``make(layout, config, role, rng) -> policy``."""
     net_input: str | None = None
@@ -60,6 +62,10 @@ class GameInfo:
     """Per role kind, the (vs random, vs heuristic) goals of the shipped policy."""
 
     def __post_init__(self):
+        versioned = re.fullmatch(r"(.+)_v(\d+)", self.env_id)
+        if versioned and self.pettingzoo_id != f"spyenvs/{versioned[1]}-v{versioned[2]}":
+            raise ValueError(f"{self.env_id}: pettingzoo_id must be 'spyenvs/{versioned[1]}-v{versioned[2]}' "
+                             f"(PettingZoo's namespace/name-version), got {self.pettingzoo_id!r}")
         if self.net_input is not None and self.net_input not in NET_INPUTS:
             raise ValueError(f"{self.env_id}: net_input must be one of {', '.join(NET_INPUTS)} or None, "
                              f"got {self.net_input!r}")

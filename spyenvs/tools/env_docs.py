@@ -195,7 +195,7 @@ def render_page(env_id: str, root: Path | None = None) -> str:
         add(f"| `{opt}` | {_fmt(p.default)} | {_md(p.allowed())} | {_md(p.doc)} |")
     add("")
     add("The adapter's options (every env): " + ", ".join(f"`{k}`" for k in ADAPTER_KWARGS) +
-        " (render mode `ansi`/`human`/`rgb_array`, truncation after `max_steps` decisions, "
+        " (render mode `ansi`/`human`/`rgb_array`, truncation after `max_steps` (or PettingZoo's `max_cycles`) decisions, "
         "`illegal_action` `\"raise\"` or `\"penalize\"`, the role whose view `render()` shows).")
     add("")
 

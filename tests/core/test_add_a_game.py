@@ -68,4 +68,9 @@ def test_unknown_env_id_names_the_registered_ones():
 
 def test_game_info_refuses_an_unknown_net_input():
     with pytest.raises(ValueError, match="net_input must be one of cell_board, card_table or None"):
-        GameInfo(env_id="x_v0", title="X", summary="", rewards="", pettingzoo_id="spyenvs/X-v0", net_input="graph")
+        GameInfo(env_id="x_v0", title="X", summary="", rewards="", pettingzoo_id="spyenvs/x-v0", net_input="graph")
+
+
+def test_game_info_holds_the_pettingzoo_id_to_pettingzoos_style():
+    with pytest.raises(ValueError, match="pettingzoo_id must be 'spyenvs/x-v0'"):
+        GameInfo(env_id="x_v0", title="X", summary="", rewards="", pettingzoo_id="spyenvs/X-v0")

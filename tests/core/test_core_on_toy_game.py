@@ -165,6 +165,19 @@ def test_truncation_after_max_steps():
     assert all(r == 0 for r in e._cumulative_rewards.values())
 
 
+def test_max_cycles_is_pettingzoos_name_for_the_step_cap():
+    e = SpyAECEnv(HighCard(num_players=3), max_cycles=1)
+    assert e.max_steps == 1
+    e.reset(seed=0)
+    e.step(0)
+    assert all(e.truncations.values()) and not any(e.terminations.values())
+    assert SpyAECEnv(HighCard(), max_cycles=5, max_steps=5).max_steps == 5
+    with pytest.raises(ValueError, match="max_cycles and max_steps name the same step cap"):
+        SpyAECEnv(HighCard(), max_cycles=5, max_steps=6)
+    with pytest.raises(ValueError, match="max_cycles must be a positive int or None, got 0"):
+        SpyAECEnv(HighCard(), max_cycles=0)
+
+
 def test_terminal_rewards_are_outcome():
     e = SpyAECEnv(HighCard())
     e.reset(seed=4)

@@ -18,7 +18,7 @@ class HighCard(Game):
         title="High Card",
         summary="High Card: a test game of one secret card each; stay or swap, then the highest card wins.",
         rewards="The highest card wins (+1), every other player loses (-1).",
-        pettingzoo_id="spyenvs/HighCardTest-v0",
+        pettingzoo_id="spyenvs/high_card_test-v0",
     )
     CONFIG = {
         "num_players": Param(2, int, choices=(2, 3)),

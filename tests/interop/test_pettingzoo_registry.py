@@ -11,10 +11,10 @@ import spyenvs
 pytestmark = pytest.mark.skipif(not hasattr(pettingzoo, "register"), reason="PettingZoo < 1.27 has no registry")
 
 EXPECTED = {
-    "the_agents_v0": "spyenvs/TheAgents-v0",
-    "unrest_v0": "spyenvs/Unrest-v0",
-    "spy_games_v0": "spyenvs/SpyGames-v0",
-    "specter_ops_v0": "spyenvs/SpecterOps-v0",
+    "the_agents_v0": "spyenvs/the_agents-v0",
+    "unrest_v0": "spyenvs/unrest-v0",
+    "spy_games_v0": "spyenvs/spy_games-v0",
+    "specter_ops_v0": "spyenvs/specter_ops-v0",
 }
 
 
@@ -51,7 +51,7 @@ def test_registry_env_is_the_spyenvs_env(env_id):
 
 
 def test_unversioned_id_resolves_and_bad_options_say_what_is_allowed():
-    env = pettingzoo.make("aec", "spyenvs/Unrest")
+    env = pettingzoo.make("aec", "spyenvs/unrest")
     assert env.game.env_id == "unrest_v0"
     with pytest.raises(ValueError, match="allowed"):
-        pettingzoo.make("aec", "spyenvs/TheAgents-v0", num_players=9)
+        pettingzoo.make("aec", "spyenvs/the_agents-v0", num_players=9)

@@ -11,7 +11,7 @@ INFO = GameInfo(
             "one agent against 2-4 hunters (a secret traitor at 5 players).",
     rewards="Team payoff: if the agent escapes, the agent (and the traitor at 5 players) get +1 "
             "and every hunter -1; if the hunters win, the reverse.",
-    pettingzoo_id="spyenvs/SpecterOps-v0",
+    pettingzoo_id="spyenvs/specter_ops-v0",
     heuristic="spyenvs.agents.heuristics.specter_ops",
     net_input="cell_board",
     train_speed_target=1.0,

@@ -12,7 +12,7 @@ INFO = GameInfo(
     rewards="Set by `reward`: `win_loss` (the winner +1, the others -1, a shared win 0), "
             "`relative` (VP minus the others' mean VP, zero-sum), `rank` (+1 down to -1 by "
             "final rank, ties share) or `raw` (VP).",
-    pettingzoo_id="spyenvs/SpyGames-v0",
+    pettingzoo_id="spyenvs/spy_games-v0",
     heuristic="spyenvs.agents.heuristics.spy_games",
     train_speed_target=3.0,
     learning_goals={"player": ((0.90, None), (0.375, None))},

@@ -11,7 +11,7 @@ INFO = GameInfo(
     rewards="The player who reaches 40 IP wins (+1), every other player loses (-1); with "
             "`end_rule=\"equal_turns\"` tied leaders all win. A truncated game (`max_turns`, "
             "`max_decisions_per_turn`) pays 0 to everyone.",
-    pettingzoo_id="spyenvs/TheAgents-v0",
+    pettingzoo_id="spyenvs/the_agents-v0",
     heuristic="spyenvs.agents.heuristics.the_agents",
     train_speed_target=5.0,
     learning_goals={"player": ((0.95, None), (0.55, 0.50))},

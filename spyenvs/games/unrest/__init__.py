@@ -10,7 +10,7 @@ INFO = GameInfo(
     summary='Unrest / "Rebelia kontra Imperium" (Brendan Hansen, 2023): an asymmetric two-player '
             "bluffing card game, the Rebel against the Empire.",
     rewards="Rebel win: rebel +1, empire -1; Empire win: the reverse. Zero-sum.",
-    pettingzoo_id="spyenvs/Unrest-v0",
+    pettingzoo_id="spyenvs/unrest-v0",
     heuristic="spyenvs.agents.heuristics.unrest",
     net_input="card_table",
     train_speed_target=3.0,
