@@ -20,9 +20,8 @@ import os
 import sys
 import time
 
-import yaml
-
 from spyenvs.agents import HeuristicPolicy, RandomPolicy, TorchPolicy
+from spyenvs.experiments.config import TrainConfig, default_config_path, load
 from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pin_blas_threads
 from spyenvs.registry import make_game
 
@@ -35,11 +34,9 @@ FINAL_EVAL_SEED = 999_000_000
 def replay(env_id: str) -> bool:
     with open(os.path.join(PRETRAINED, f"{env_id}.json")) as f:
         shipped = json.load(f)
-    with open(os.path.join(ROOT, "configs", f"{env_id.rsplit('_v', 1)[0]}.yaml")) as f:
-        train_config = yaml.safe_load(f) or {}
-    max_decisions = train_config.get("max_decisions", 3000)
-    deterministic = (train_config.get("eval") or {}).get("deterministic", True)
-    policy = TorchPolicy.load(os.path.join(PRETRAINED, f"{env_id}.npz"), deterministic=deterministic)
+    train_config = load(TrainConfig, default_config_path(env_id), env_id)
+    max_decisions = train_config.max_decisions
+    policy = TorchPolicy.load(os.path.join(PRETRAINED, f"{env_id}.npz"), deterministic=train_config.eval.deterministic)
     games = games_for(make_game(env_id, **shipped["config"]), shipped["games_per_role"])
     same = True
     t0 = time.monotonic()

@@ -2,8 +2,9 @@
 
 Each subcommand is a small function here that calls into the module that owns the
 work. This module is the top: nothing imports it. The argument lists that the
-trainers share with it live in :mod:`spyenvs.tools.arguments`, and the trainers
-themselves are imported only when ``train``/``eval`` run."""
+trainers share with it live in :mod:`spyenvs.tools.arguments`. Each subcommand imports
+its tool (and the trainers their extra) inside its function, so ``spyenvs`` loads only
+what the command it runs needs."""
 
 from __future__ import annotations
 
@@ -49,7 +50,6 @@ def cmd_list(args) -> int:
 
 
 def cmd_match(args) -> int:
-    # late, like every subcommand's tool: `spyenvs` starts by loading only what it runs
     from .tools.match import format_summary, play_random_match
 
     config = parse_key_values(args.set)
@@ -66,7 +66,6 @@ def cmd_bench(args) -> int:
         argv = [f"--env={e}" for e in args.env or []] + (["--steps", str(args.steps)] if args.steps else [])
         argv += ["--repeats", str(args.repeats)]
         return _experiments("train_bench").main(argv)
-    # late, like every subcommand's tool: `spyenvs` starts by loading only what it runs
     from .tools.bench import format_rows, run_bench
 
     extra = parse_key_values(args.set)
@@ -77,7 +76,6 @@ def cmd_bench(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    # late, like every subcommand's tool: `spyenvs` starts by loading only what it runs
     from .tools.replay import ReplayTimeline, print_replay, step_through
 
     rec = load_record(args.file)
@@ -111,7 +109,6 @@ def _record_roles(rec) -> tuple[str, ...]:
 
 
 def cmd_play(args) -> int:
-    # late, like every subcommand's tool: `spyenvs` starts by loading only what it runs
     from .tools.play import play_game
 
     config = parse_key_values(args.set)

@@ -43,19 +43,18 @@ class SpyAECEnv(AECEnv):
         max_cycles: int | None = None,
     ):
         super().__init__()
+        for name, cap in (("max_steps", max_steps), ("max_cycles", max_cycles)):
+            if cap is not None and (not isinstance(cap, int) or cap < 1):
+                raise ValueError(f"{name} must be a positive int or None, got {cap!r}")
         if max_cycles is not None:
             if max_steps is not None and max_steps != max_cycles:
                 raise ValueError(f"max_cycles and max_steps name the same step cap; got {max_cycles!r} and "
                                  f"{max_steps!r}: give one of them")
-            if not isinstance(max_cycles, int) or max_cycles < 1:
-                raise ValueError(f"max_cycles must be a positive int or None, got {max_cycles!r}")
             max_steps = max_cycles
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} not supported; allowed: None, {', '.join(RENDER_MODES)}")
         if illegal_action not in ILLEGAL_ACTION_POLICIES:
             raise ValueError(f"illegal_action {illegal_action!r} not supported; allowed: {', '.join(ILLEGAL_ACTION_POLICIES)}")
-        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
         if render_view is not None and render_view not in game.roles:
             raise ValueError(f"render_view {render_view!r} is not a role; allowed: None, {', '.join(game.roles)}")
         self.game = game
