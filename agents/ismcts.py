@@ -1,19 +1,44 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley
-and Whitehouse 2012) on the bare game's ``clone()`` and ``resample_hidden()``.
+and Whitehouse 2012) on the bare game's ``clone()`` and ``resample_hidden()``, plain or
+guided by a policy and a value.
 
 The agent is bound to a live game object and its seat. It never reads hidden state
-directly: every iteration starts from ``game.resample_hidden(seat, rng)``, a
-determinization in which everything the seat cannot see has been re-dealt
-consistently with what it knows (the conformance leak test checks that contract for
-every env). So the search only ever uses the seat's information set; the
-observation passed to ``act`` is ignored.
+directly: every iteration starts from a determinization ``game.resample_hidden(seat,
+rng)``, in which everything the seat cannot see has been re-dealt consistently with
+what it knows (the conformance leak test checks that contract for every env). So the
+search only ever uses the seat's information set; the observation passed to ``act``
+is ignored.
 
-The tree is keyed by action sequences from the root; each node keeps visit,
-reward and availability counts (a child is *available* in an iteration when its
-action is legal in that determinization), and selection uses UCB1 with the
-availability count in place of the parent's visits. Rewards are the game's terminal
-payoffs from the point of view of the role that chose the action. Rollouts are
-uniformly random and cut at ``rollout_limit`` decisions (scored as a draw).
+The tree is keyed by action sequences from the root; each node keeps visit, reward
+and availability counts (a child is *available* in an iteration when its action is
+legal in that determinization). Rewards are payoffs from the point of view of the
+role that chose the action. The guidance, each part optional:
+
+* **playout** (:data:`PLAYOUTS`): the policy that plays the simulation on from the
+  new leaf: ``random`` (uniform, the classic), ``heuristic`` (the game's rule-based
+  player, reading each seat's observation of the determinization) or ``pretrained``
+  (the shipped network); ``epsilon`` mixes in uniform moves (epsilon-greedy playouts,
+  as in Nijssen and Winands' Scotland Yard MCTS).
+* **cutoff** and **value** (:data:`VALUES`): after ``cutoff`` playout decisions the
+  state is scored by a value function instead of being played to the end:
+  ``heuristic`` is the game's evaluation of a determinized state
+  (:mod:`spyenvs.agents.evaluations`). The default is sound: no cut-off, the terminal
+  payoff (a playout still running after ``rollout_limit`` decisions is scored by the
+  value function, or as a draw with ``value="terminal"``).
+* **prior** (:data:`PRIORS`): PUCT selection (AlphaZero's rule, with the child's
+  availability count for the parent's visits) over the prior of a policy: the
+  heuristic's action scores (softmax at ``prior_temperature``) or the pretrained
+  actor's masked softmax. Without one, UCB1 with availability counts, untried actions
+  first.
+* **budget**: ``simulations`` and ``time_limit`` (seconds) per move, whichever comes
+  first; ``determinizations=D`` samples D determinizations per move and cycles clones
+  of them (a resample costs several clones in the card games), where the default
+  (None) samples a fresh one every iteration; ``reuse_tree`` keeps the subtree of the
+  move just played when the same seat decides again right after it (its own move is
+  all that happened, so nothing hidden is used).
+
+Spec strings (``spyenvs play --vs``, ``spyenvs eval``, the leaderboard) are parsed by
+:func:`parse_spec`; ``expert`` is :data:`EXPERT`.
 """
 
 from __future__ import annotations
@@ -26,35 +51,57 @@ import numpy as np
 
 from .policy import BasePolicy
 
+PLAYOUTS = ("random", "heuristic", "pretrained")
+VALUES = ("terminal", "heuristic")
+PRIORS = ("none", "heuristic", "pretrained")
+
 
 class _Node:
-    __slots__ = ("children", "visits", "reward", "avail")
+    __slots__ = ("children", "visits", "reward", "avail", "prior")
 
     def __init__(self):
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.reward = 0.0
         self.avail = 1
+        self.prior: dict[int, float] | None = None
 
 
 class ISMCTS(BasePolicy):
     """An unbound ISMCTS template; ``bind(game, seat)`` returns the playing agent.
 
-    ``simulations`` caps iterations per move, ``time_limit`` (seconds, optional)
-    caps wall time per move, ``c`` is the UCB exploration constant.
+    See the module docstring for the options; ``c`` is the exploration constant
+    (UCB1's, or PUCT's when a prior is set).
     """
 
     name = "ismcts"
     #: searches the live game it is bound to, so it is bound per game, never shared
     needs_live_game = True
 
-    def __init__(self, simulations: int = 200, c: float = 0.7, rollout_limit: int = 400,
-                 time_limit: float | None = None, seed: int | None = None):
-        self.simulations = simulations
-        self.c = c
-        self.rollout_limit = rollout_limit
+    def __init__(self, simulations: int = 200, c: float | None = None, rollout_limit: int = 400,
+                 time_limit: float | None = None, seed: int | None = None, playout: str = "random",
+                 epsilon: float = 0.0, cutoff: int | None = None, value: str = "terminal",
+                 prior: str = "none", prior_temperature: float = 1.0, determinizations: int | None = None,
+                 reuse_tree: bool = False, name: str | None = None):
+        check_options(simulations=simulations, time_limit=time_limit, playout=playout, epsilon=epsilon,
+                      cutoff=cutoff, value=value, prior=prior, determinizations=determinizations,
+                      rollout_limit=rollout_limit, prior_temperature=prior_temperature, c=c)
+        self.simulations = int(simulations)
+        self.c = (1.5 if prior != "none" else 0.7) if c is None else float(c)
+        self.rollout_limit = int(rollout_limit)
         self.time_limit = time_limit
+        self.playout = playout
+        self.epsilon = float(epsilon)
+        self.cutoff = cutoff
+        self.value = value
+        self.prior = prior
+        self.prior_temperature = float(prior_temperature)
+        self.determinizations = determinizations
+        self.reuse_tree = bool(reuse_tree)
+        self.seed = seed
         self.rng = np.random.default_rng(seed)
+        if name:
+            self.name = name
 
     def bind(self, game: Any, seat: int) -> BoundISMCTS:
         return BoundISMCTS(self, game, seat)
@@ -68,16 +115,56 @@ class ISMCTS(BasePolicy):
         raise TypeError("ISMCTS needs the game: call bind(game, seat) or act_game(game, seat)")
 
 
+def check_options(simulations, time_limit, playout, epsilon, cutoff, value, prior, determinizations,
+                  rollout_limit, prior_temperature, c) -> None:
+    """One-line ValueErrors for options out of range."""
+    if not isinstance(simulations, (int, np.integer)) or simulations < 1:
+        raise ValueError(f"ismcts simulations must be a positive int, got {simulations!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"ismcts time limit must be positive seconds, got {time_limit!r}")
+    if playout not in PLAYOUTS:
+        raise ValueError(f"ismcts playout {playout!r} unknown; allowed: {', '.join(PLAYOUTS)}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"ismcts eps must be in [0, 1], got {epsilon!r}")
+    if cutoff is not None and (not isinstance(cutoff, (int, np.integer)) or cutoff < 0):
+        raise ValueError(f"ismcts cut must be a non-negative int, got {cutoff!r}")
+    if value not in VALUES:
+        raise ValueError(f"ismcts value {value!r} unknown; allowed: {', '.join(VALUES)}")
+    if cutoff is not None and value == "terminal":
+        raise ValueError("ismcts cut=K needs a value to score the cut state (value=heuristic)")
+    if prior not in PRIORS:
+        raise ValueError(f"ismcts prior {prior!r} unknown; allowed: {', '.join(PRIORS)}")
+    if determinizations is not None and (not isinstance(determinizations, (int, np.integer)) or determinizations < 1):
+        raise ValueError(f"ismcts dets must be a positive int, got {determinizations!r}")
+    if rollout_limit < 1:
+        raise ValueError(f"ismcts rollout limit must be positive, got {rollout_limit!r}")
+    if not prior_temperature > 0:
+        raise ValueError(f"ismcts prior temperature must be positive, got {prior_temperature!r}")
+    if c is not None and not c >= 0:
+        raise ValueError(f"ismcts c must be non-negative, got {c!r}")
+
+
 class BoundISMCTS(BasePolicy):
     """ISMCTS playing ``seat`` of the live ``game``."""
 
-    name = "ismcts"
-
     def __init__(self, spec: ISMCTS, game: Any, seat: int):
         self.spec = spec
+        self.name = spec.name
         self.game = game
         self.seat = seat
         self.rng = spec.rng
+        n = game.num_players
+        self._playout = [_policy_for(spec.playout, game, s, spec.seed) for s in range(n)] \
+            if spec.playout != "random" else None
+        self._prior = [_policy_for(spec.prior, game, s, spec.seed) for s in range(n)] \
+            if spec.prior != "none" else None
+        self._value = None
+        if spec.value == "heuristic":
+            from .evaluations import state_value_for
+            self._value = state_value_for(game)
+        self._kept: tuple[_Node, Any, int, int] | None = None  # (subtree, game seed, actions, action)
+        #: iterations run by the last search (bench --search reads it)
+        self.last_iterations = 0
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         game = self.game
@@ -85,57 +172,219 @@ class BoundISMCTS(BasePolicy):
             raise ValueError(f"ISMCTS bound to seat {self.seat} asked to act out of turn")
         legal = np.flatnonzero(mask)
         if legal.size == 1:
+            self._kept = None
             return int(legal[0])
         return self.search(game)
 
+    def _root(self, game: Any) -> _Node:
+        kept, self._kept = self._kept, None
+        if kept is not None and self.spec.reuse_tree:
+            node, seed, length, action = kept
+            if game.seed == seed and len(game.actions) == length + 1 and game.actions[-1] == action:
+                return node
+        return _Node()
+
     def search(self, game: Any) -> int:
         spec, rng, seat = self.spec, self.rng, self.seat
-        root = _Node()
+        root = self._root(game)
         deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
+        pool: list[Any] = []
+        dets = spec.determinizations
+        it = 0
         for it in range(spec.simulations):
             if deadline is not None and it > 0 and time.monotonic() > deadline:
                 break
-            self._iterate(root, game.resample_hidden(seat, rng))
-        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward))
-        return int(best[0])
+            if dets is None:
+                d = game.resample_hidden(seat, rng)
+            elif len(pool) < dets:
+                d = game.resample_hidden(seat, rng)
+                pool.append(d)
+                d = d.clone()
+            else:
+                d = pool[it % dets].clone()
+            self._iterate(root, d)
+        else:
+            it = spec.simulations
+        self.last_iterations = it
+        best_a, best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward))
+        if spec.reuse_tree:
+            self._kept = (best, game.seed, len(game.actions), int(best_a))
+        return int(best_a)
 
+    # ------------------------------------------------------------ one iteration
     def _iterate(self, root: _Node, d: Any) -> None:
-        rng, c = self.rng, self.spec.c
+        spec = self.spec
         node = root
         path: list[tuple[_Node, int]] = []  # (child, role that chose it)
-        # selection and expansion
         while not d.is_over:
-            legal = np.flatnonzero(d.legal_mask()).tolist()
+            mask = d.legal_mask()
+            legal = np.flatnonzero(mask).tolist()
             mover = d.current_player
             children = node.children
-            untried = [a for a in legal if a not in children]
             for a in legal:
                 ch = children.get(a)
                 if ch is not None:
                     ch.avail += 1
-            if untried:
-                a = untried[int(rng.integers(len(untried)))]
-                child = _Node()
-                children[a] = child
-                d.step(a)
-                path.append((child, mover))
+            if self._prior is not None:
+                a, new = self._select_puct(node, d, mover, mask, legal)
+            else:
+                a, new = self._select_ucb(node, legal)
+            child = children.get(a)
+            if child is None:
+                child = children[a] = _Node()
+            d.step(a)
+            path.append((child, mover))
+            node = child
+            if new:
                 break
-            best_a, best_v = legal[0], -math.inf
-            for a in legal:
-                ch = children[a]
-                v = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if v > best_v:
-                    best_a, best_v = a, v
-            node = children[best_a]
-            d.step(best_a)
-            path.append((node, mover))
-        # rollout
-        steps = 0
-        while not d.is_over and steps < self.spec.rollout_limit:
-            legal = np.flatnonzero(d.legal_mask())
-            d.step(int(legal[rng.integers(legal.size)]))
-            steps += 1
-        outcome = d.outcome() if d.is_over else [0.0] * len(d.roles)
+        outcome = self._playout_value(d)
         for node, mover in path:
             node.visits += 1
             node.reward += outcome[mover]
+
+    def _select_ucb(self, node: _Node, legal: list[int]) -> tuple[int, bool]:
+        children = node.children
+        untried = [a for a in legal if a not in children]
+        if untried:
+            return untried[int(self.rng.integers(len(untried)))], True
+        c = self.spec.c
+        best_a, best_v = legal[0], -math.inf
+        for a in legal:
+            ch = children[a]
+            v = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if v > best_v:
+                best_a, best_v = a, v
+        return best_a, False
+
+    def _select_puct(self, node: _Node, d: Any, mover: int, mask: np.ndarray, legal: list[int]) -> tuple[int, bool]:
+        prior = node.prior
+        if prior is None or any(a not in prior for a in legal):
+            prior = self._fill_prior(node, d, mover, mask)
+        children = node.children
+        c = self.spec.c
+        best_a, best_v = legal[0], -math.inf
+        for a in legal:
+            ch = children.get(a)
+            if ch is None or ch.visits == 0:
+                v = c * prior[a] * math.sqrt(ch.avail if ch is not None else 1)
+            else:
+                v = ch.reward / ch.visits + c * prior[a] * math.sqrt(ch.avail) / (1 + ch.visits)
+            if v > best_v:
+                best_a, best_v = a, v
+        ch = children.get(best_a)
+        return best_a, ch is None or ch.visits == 0
+
+    def _fill_prior(self, node: _Node, d: Any, mover: int, mask: np.ndarray) -> dict[int, float]:
+        """The prior over this determinization's legal actions, merged into the node's
+        (actions first seen in an earlier determinization keep their value)."""
+        z = self._prior_logits(self._prior[mover], d.observe(mover), mask)
+        legal = np.flatnonzero(mask)
+        zl = z[legal] / self.spec.prior_temperature
+        zl = np.where(np.isfinite(zl), zl, -1e9)
+        p = np.exp(zl - zl.max())
+        p /= p.sum()
+        fresh = dict(zip(legal.tolist(), p.tolist()))
+        if node.prior is not None:
+            fresh.update(node.prior)
+        node.prior = fresh
+        return fresh
+
+    @staticmethod
+    def _prior_logits(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        scores = getattr(policy, "action_scores", None)
+        if scores is not None:
+            return np.asarray(scores(obs, mask), np.float64)
+        return np.asarray(policy.action_logits(obs, mask), np.float64)
+
+    def _playout_value(self, d: Any) -> list[float]:
+        spec, rng = self.spec, self.rng
+        limit = spec.rollout_limit if spec.cutoff is None else min(spec.cutoff, spec.rollout_limit)
+        pols = self._playout
+        eps = spec.epsilon
+        steps = 0
+        while not d.is_over and steps < limit:
+            mask = d.legal_mask()
+            legal = np.flatnonzero(mask)
+            if legal.size == 1:
+                a = int(legal[0])
+            elif pols is None or (eps > 0.0 and rng.random() < eps):
+                a = int(legal[rng.integers(legal.size)])
+            else:
+                seat = d.current_player
+                a = int(pols[seat].act(d.observe(seat), mask))
+            d.step(a)
+            steps += 1
+        if d.is_over:
+            return d.outcome()
+        if self._value is not None:
+            return self._value(d)
+        return [0.0] * d.num_players
+
+
+def _policy_for(kind: str, game: Any, seat: int, seed: int | None):
+    """A playout or prior policy for ``seat``, bound once to the live game (only its
+    layout, config and role are read; the policy then plays any determinization)."""
+    if kind == "heuristic":
+        from .heuristics import HeuristicPolicy
+        return HeuristicPolicy(seed).bind(game, seat)
+    from .pretrained import PretrainedPolicy
+    return PretrainedPolicy(seed).bind(game, seat)
+
+
+# ------------------------------------------------------------------ specs
+#: ``expert``: the strongest search this package ships at a budget of at most one
+#: second a move (see docs/search.md for the measurements behind it)
+EXPERT = "ismcts:2000:heuristic:prior=pretrained:cut=20:value=heuristic:time=1.0:dets=32:reuse=1"
+
+_KEYS = {"eps": "epsilon", "cut": "cutoff", "value": "value", "prior": "prior", "c": "c", "time": "time_limit",
+         "dets": "determinizations", "reuse": "reuse_tree", "temp": "prior_temperature", "limit": "rollout_limit"}
+_INTS = {"cutoff", "determinizations", "rollout_limit"}
+_FLOATS = {"epsilon", "c", "time_limit", "prior_temperature"}
+GRAMMAR = ("ismcts[:SIMS[:PLAYOUT]][:KEY=VALUE ...], PLAYOUT in random|heuristic|pretrained, KEY in "
+           + ", ".join(_KEYS))
+
+
+def parse_spec(spec: str, seed: int | None = None) -> ISMCTS:
+    """The ISMCTS a spec string names: ``ismcts``, ``ismcts:SIMS``,
+    ``ismcts:SIMS:PLAYOUT`` and ``KEY=VALUE`` options after them (``eps``, ``cut``,
+    ``value``, ``prior``, ``c``, ``time``, ``dets``, ``reuse``, ``temp``, ``limit``),
+    or ``expert`` (:data:`EXPERT`). A bad spec raises a one-line ValueError."""
+    name = spec
+    if spec == "expert":
+        spec = EXPERT
+    parts = spec.split(":")
+    if parts[0] != "ismcts":
+        raise ValueError(f"not an ismcts spec: {spec!r}; expected {GRAMMAR}")
+    kwargs: dict[str, Any] = {}
+    positional = [p for p in parts[1:] if "=" not in p]
+    options = [p for p in parts[1:] if "=" in p]
+    if parts[1:len(positional) + 1] != positional:
+        raise ValueError(f"{spec!r}: SIMS and PLAYOUT come before the KEY=VALUE options; expected {GRAMMAR}")
+    if len(positional) > 2:
+        raise ValueError(f"{spec!r}: too many fields; expected {GRAMMAR}")
+    if positional:
+        try:
+            kwargs["simulations"] = int(positional[0])
+        except ValueError:
+            raise ValueError(f"ismcts:SIMS expects an int, got {spec!r}") from None
+    if len(positional) == 2:
+        kwargs["playout"] = positional[1]
+    for opt in options:
+        key, _, raw = opt.partition("=")
+        if key not in _KEYS:
+            raise ValueError(f"{spec!r}: unknown option {key!r}; allowed: {', '.join(_KEYS)}")
+        field = _KEYS[key]
+        try:
+            if field in _INTS:
+                kwargs[field] = int(raw)
+            elif field in _FLOATS:
+                kwargs[field] = float(raw)
+            elif field == "reuse_tree":
+                if raw not in ("0", "1"):
+                    raise ValueError
+                kwargs[field] = raw == "1"
+            else:
+                kwargs[field] = raw
+        except ValueError:
+            raise ValueError(f"{spec!r}: bad value for {key}: {raw!r}") from None
+    return ISMCTS(seed=seed, name=name, **kwargs)

@@ -2,7 +2,12 @@
 
 * ``random``: uniform over legal actions;
 * ``heuristic``: the game's rule-based player (:mod:`spyenvs.agents.heuristics`);
-* ``ismcts`` or ``ismcts:SIMS``: information-set MCTS with SIMS iterations per move;
+* ``ismcts`` or ``ismcts:SIMS``: information-set MCTS with SIMS iterations per move
+  (uniform random playouts); guided variants add a playout policy and options,
+  ``ismcts:SIMS:PLAYOUT[:KEY=VALUE ...]`` (:func:`spyenvs.agents.ismcts.parse_spec`,
+  documented in docs/search.md), e.g. ``ismcts:400:heuristic:cut=20:value=heuristic``;
+* ``expert``: the guided search at a fixed budget of at most a second a move
+  (:data:`spyenvs.agents.ismcts.EXPERT`);
 * ``pretrained``: the game's shipped pretrained policy (:mod:`spyenvs.agents.pretrained`;
   ``pretrained:sample`` samples from it);
 * a path to a checkpoint (``.pt`` or ``.npz``): a trained :class:`TorchPolicy`
@@ -16,12 +21,12 @@ import os
 from spyenvs.registry import make_game
 
 from .heuristics import HeuristicPolicy
-from .ismcts import ISMCTS
+from .ismcts import ISMCTS, parse_spec
 from .policy import BasePolicy, RandomPolicy
 from .pretrained import PretrainedPolicy
 from .torch_policy import TorchPolicy
 
-NAMES = ("random", "heuristic", "ismcts", "pretrained")
+NAMES = ("random", "heuristic", "ismcts", "pretrained", "expert")
 
 
 def make_policy(spec: str, seed: int | None = None, env_id: str | None = None, config: dict | None = None,
@@ -51,16 +56,11 @@ def _make(spec: str, seed: int | None) -> BasePolicy:
         return HeuristicPolicy(seed)
     if spec in ("pretrained", "pretrained:sample"):
         return PretrainedPolicy(seed, sample=spec.endswith(":sample"))
-    if spec == "ismcts" or spec.startswith("ismcts:"):
-        _, _, sims = spec.partition(":")
-        try:
-            n = int(sims) if sims else 200
-        except ValueError:
-            raise ValueError(f"ismcts:SIMS expects an int, got {spec!r}") from None
-        return ISMCTS(simulations=n, seed=seed)
+    if spec in ("ismcts", "expert") or spec.startswith("ismcts:"):
+        return parse_spec(spec, seed)
     path, sample = spec, False
     if spec.endswith(":sample"):
         path, sample = spec[: -len(":sample")], True
     if path.endswith((".pt", ".npz")) or os.path.exists(path):
         return TorchPolicy.load(path, deterministic=not sample, seed=seed)
-    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS, pretrained:sample, or a checkpoint path (.pt/.npz)")
+    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS[:PLAYOUT][:KEY=VALUE], pretrained:sample, or a checkpoint path (.pt/.npz)")

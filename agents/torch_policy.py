@@ -142,6 +142,12 @@ class TorchPolicy(BasePolicy):
         logits = self.net.logits(x)
         return np.where(np.asarray(masks) > 0, logits, -np.inf)
 
+    def action_logits(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The actor's logits for one observation, -inf on illegal actions (search
+        uses their softmax as a prior)."""
+        check_mask(mask)
+        return self._masked_logits(observation, mask)
+
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         check_mask(mask)
         z = self._masked_logits(observation, mask)

@@ -386,6 +386,9 @@ class PolicyBot(pyspiel.Bot):
         g = state._box.game
         if g.current_player != self._player_id:
             raise ValueError(f"PolicyBot for seat {self._player_id} asked to act for seat {g.current_player}")
+        if getattr(self._bound, "game", g) is not g:
+            # a search bound to another state's game (OpenSpiel clones states): search this one
+            self._bound = self._template.bind(g, self._player_id)
         return int(self._bound.act(g.observe(self._player_id), g.legal_mask()))
 
 
