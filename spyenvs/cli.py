@@ -66,6 +66,12 @@ def cmd_bench(args) -> int:
         argv = [f"--env={e}" for e in args.env or []] + (["--steps", str(args.steps)] if args.steps else [])
         argv += ["--repeats", str(args.repeats)]
         return _experiments("train_bench").main(argv)
+    if args.search:
+        argv = [f"--env={e}" for e in args.env or []] + [f"--spec={s}" for s in args.spec or []]
+        argv += ["--repeats", str(args.repeats)] + (["--quiet"] if args.quiet else [])
+        return _experiments("search_bench").main(argv)
+    if args.spec:
+        raise ValueError("--spec needs --search")
     from .tools.bench import format_rows, run_bench
 
     extra = parse_key_values(args.set)
@@ -192,6 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--train", action="store_true",
                    help="training speed instead: each game's default config vs PettingZoo's SB3 tutorial (train extra)")
     p.add_argument("--steps", type=int, default=None, help="--train: learner steps per process (default 20480)")
+    p.add_argument("--search", action="store_true",
+                   help="search speed instead: ISMCTS simulations/s per game and search configuration, one core")
+    p.add_argument("--spec", action="append", metavar="SPEC",
+                   help="--search: a search spec to time (repeatable; default: the documented set)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("replay", help="step through a game record, or write it as an HTML page")
@@ -211,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=positive_int, default=None)
     p.add_argument("--seat", default="0", help="your seat: index or role name (default 0)")
     p.add_argument("--vs", action="append", metavar="POLICY",
-                   help="random, heuristic, ismcts or a checkpoint path; once for all opponents or "
+                   help="random, heuristic, ismcts[:SIMS...], expert, pretrained or a checkpoint path; once for all opponents or "
                         "once per other seat in order (default random)")
     p.add_argument("--seed", type=non_negative_int, default=None)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")

@@ -128,7 +128,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
 def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     """``spyenvs eval``."""
     p.add_argument("env_id")
-    p.add_argument("policies", nargs="+", help="random, heuristic, ismcts[:SIMS], or a checkpoint path")
+    p.add_argument("policies", nargs="+", help="random, heuristic, ismcts[:SIMS...] (docs/search.md), expert, pretrained, or a checkpoint path")
     p.add_argument("--games", type=positive_int, default=100, help="games per ordered pair (seats rotate)")
     p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")

@@ -42,3 +42,15 @@ def test_train_bench_repeats_report_each_processs_median(monkeypatch):
     rows = train_bench.run_bench(["the_agents_v0"], 1200, repeat=3)
     assert rows[0]["wall_s"] == 12.0 and rows[0]["runs"] == 3
     assert rows[1]["ratio"] == 5.0
+
+
+def test_bench_search_times_a_spec_and_rejects_a_bad_one(capsys):
+    from spyenvs.cli import main
+
+    assert main(["bench", "--search", "--env", "unrest_v0", "--spec", "ismcts:5:random:cut=2:value=heuristic",
+                 "--repeats", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "| unrest_v0 | `ismcts:5:random:cut=2:value=heuristic` |" in out and "sims/s" in out
+    assert main(["bench", "--search", "--env", "unrest_v0", "--spec", "ismcts:5:warp", "--quiet"]) == 2
+    assert "playout 'warp' unknown" in capsys.readouterr().err
+    assert main(["bench", "--spec", "ismcts:5"]) == 2

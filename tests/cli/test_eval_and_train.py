@@ -30,6 +30,14 @@ def test_eval_writes_json_markdown_and_learning_curve(tmp_path, capsys):
     assert "| policy | Elo |" in capsys.readouterr().out
 
 
+def test_eval_plays_a_guided_search_spec_and_rejects_a_bad_one(tmp_path, capsys):
+    spec = "ismcts:10:random:cut=4:value=heuristic"
+    assert main(["eval", GAME, "random", spec, "--games", "2", "--out", str(tmp_path), "--quiet"]) == 0
+    assert spec in json.loads((tmp_path / "tournament.json").read_text())["elo"]
+    assert main(["eval", GAME, "random", "ismcts:10:random:cut=4", "--games", "2", "--quiet"]) == 2
+    assert "needs a value" in capsys.readouterr().err
+
+
 def test_eval_rejects_unknown_policy(capsys):
     assert main(["eval", GAME, "random", "nonsense", "--games", "2", "--quiet"]) == 2
     assert "allowed" in capsys.readouterr().err

@@ -246,3 +246,18 @@ def test_the_documented_examples_run():
         code = code.replace('{"num_players": 2, "seed": 0}', '{"num_players": 2, "seed": 0, "max_rounds": 3}')
         code = code.replace("max_simulations=8", "max_simulations=2").replace("2.0, 8,", "2.0, 2,")
         exec(compile(code, "doc example", "exec"), {})
+
+
+def test_policy_bot_plays_the_guided_search_on_the_state_it_is_given():
+    """A guided ISMCTS spec as an OpenSpiel bot: it searches the state it is asked
+    about, even a clone of the one it was restarted at."""
+    from spyenvs.agents import make_policy
+
+    game = so.load_game("unrest_v0", seed=2)
+    state = game.new_initial_state()
+    seat = state.current_player()
+    bot = so.PolicyBot(game, seat, make_policy("ismcts:20:random:cut=4:value=heuristic", seed=0))
+    bot.restart_at(state)
+    clone = state.clone()
+    action = bot.step(clone)
+    assert action in clone.legal_actions()
