@@ -4,6 +4,13 @@ A policy maps one observation and its legal-action mask to an action:
 ``act(observation, mask) -> int``, with a batched variant
 ``act_batch(observations[B, D], masks[B, A]) -> int[B]``.
 
+Optionally a policy also says how much it likes each action:
+``action_scores(observation, mask) -> float64[A]``, a score for each legal action
+(higher is better, ``-inf`` on illegal ones; the action ``act`` plays is always among
+the maxima), with ``action_scores_batch(observations[B, D], masks[B, A]) ->
+float64[B, A]``. Only the heuristics implement it (usable as a prior: ``logits =
+weight * scores + residual``); :class:`BasePolicy` raises ``TypeError`` for the others.
+
 Some policies need to know which game and seat they play before a game starts: a
 heuristic decodes the observation with the game's layout and plays its role; ISMCTS
 searches on the game object itself. Such policies are *unbound* templates whose
@@ -25,7 +32,8 @@ from spyenvs.core.game import role_kind as role_kind, role_kinds as role_kinds
 
 @runtime_checkable
 class Policy(Protocol):
-    """Observation and mask in, action out."""
+    """Observation and mask in, action out. ``action_scores`` and
+    ``action_scores_batch`` (see the module docstring) are optional, so not members."""
 
     name: str
 
@@ -51,6 +59,18 @@ class BasePolicy:
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return np.array([self.act(o, m) for o, m in zip(observations, masks)], dtype=np.int64)
 
+    def action_scores(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """A score per action (float64, ``-inf`` on illegal ones, higher is better)."""
+        raise TypeError(f"{type(self).__name__} has no action scores (only the heuristics score actions)")
+
+    def action_scores_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """``action_scores`` per row: float64[B, A]."""
+        masks = np.asarray(masks)
+        out = np.empty(masks.shape, dtype=np.float64)
+        for b, (o, m) in enumerate(zip(observations, masks)):
+            out[b] = self.action_scores(o, m)
+        return out
+
     def bind(self, game: Any, seat: int) -> BasePolicy:
         return self
 
@@ -69,6 +89,13 @@ def check_mask(mask: np.ndarray) -> np.ndarray:
     if legal.size == 0:
         raise ValueError("the action mask has no legal action")
     return legal
+
+
+def masked_scores(mask: np.ndarray, legal: np.ndarray, values=0.0) -> np.ndarray:
+    """float64 scores over ``mask``'s actions: ``values`` on ``legal``, ``-inf`` elsewhere."""
+    out = np.full(len(mask), -np.inf)
+    out[legal] = values
+    return out
 
 
 class RandomPolicy(BasePolicy):
