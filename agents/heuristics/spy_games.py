@@ -13,13 +13,24 @@ foreign cases 3 VP, minus the penalty of every case that leaves a zone):
   confrontations, where it adds its best card of a trump suit;
 * take every payment offered, refuse to pay, answer abilities against the others,
   play kompromat when behind, and never recall.
+
+Scores (``action_scores``): each decision's handler rates the moves its plan
+considers, in tiers one unit apart with the quantity it compares inside a tier
+(main: expose 4, a mission 3 + cases/8, a free infiltration 2 + half the target
+zone's share of 10 cases, draw 1, pass 0; a plan card -(pips + 3 if not a Scout);
+an added trump card its pips against 0 for none; the side a modifier helps 1 (its
+second way 0.5), none 0, the other side -1; yes/no answers 1 against 0). A legal
+move the handler does not rate scores one unit below the least it rates. Where the
+plan has no preference, or its move is illegal, every legal move scores 0 and
+``act`` draws uniformly. Otherwise ``act`` plays the handler's best, the lowest
+action index among equal bests (as the plan's lists are ordered).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..policy import BasePolicy
+from ..policy import BasePolicy, check_mask, masked_scores
 
 # action layout (rules §9.1)
 PASS, DRAW_EMPTY = 6, 7
@@ -62,16 +73,38 @@ class SpyGamesHeuristic(BasePolicy):
     def v(self, obs, name):
         return self.L.view(obs, name)
 
+    def _rated(self, obs, mask, legal) -> np.ndarray | None:
+        """The handler's ratings as a vector (-inf where it rates nothing), or None
+        when it has no preference or its best move is illegal (a uniform draw)."""
+        stage = int(np.argmax(self.v(obs, "stage")))
+        handler = _STAGES.get(stage)
+        prefs = handler(self, obs, mask, legal) if handler else None
+        if not prefs:
+            return None
+        rated = np.full(len(mask), -np.inf)
+        rated[list(prefs)] = list(prefs.values())
+        return rated if mask[int(np.argmax(rated))] else None
+
     def act(self, obs, mask):
         legal = np.flatnonzero(mask)
         if legal.size == 1:
             return int(legal[0])
-        stage = int(np.argmax(self.v(obs, "stage")))
-        handler = _STAGES.get(stage)
-        a = handler(self, obs, mask, legal) if handler else None
-        if a is None or not mask[a]:
-            a = int(legal[self.rng.integers(legal.size)])
-        return int(a)
+        rated = self._rated(obs, mask, legal)
+        if rated is None:
+            return int(legal[self.rng.integers(legal.size)])
+        return int(np.argmax(rated))  # the lowest index among equal bests
+
+    def action_scores(self, obs, mask):
+        legal = check_mask(mask)
+        rated = self._rated(obs, mask, legal) if legal.size > 1 else None
+        if rated is None:
+            return masked_scores(mask, legal)
+        scores = masked_scores(mask, legal, rated[legal])
+        rated_legal = scores[legal]
+        unrated = np.isneginf(rated_legal)
+        rated_legal[unrated] = rated_legal[~unrated].min() - 1.0  # the plan's best is legal and rated
+        scores[legal] = rated_legal
+        return scores
 
     # --------------------------------------------------------------- helpers
     def my_zones(self, obs):
@@ -91,87 +124,98 @@ class SpyGamesHeuristic(BasePolicy):
         return None
 
     # ---------------------------------------------------------------- stages
+    # Each handler rates moves ({action: rating}); the best rated move is the plan's
+    # (the lowest index among equals). It rates only legal moves, except for its last
+    # resort, which it rates whether legal or not: when that is the best and illegal,
+    # the player draws uniformly.
     def main(self, obs, mask, legal):
-        expose = [a for a in legal if EXPOSE <= a < EXPOSE + 15]
-        if expose:
-            return int(expose[0])
+        prefs = {int(a): 4.0 for a in legal if EXPOSE <= a < EXPOSE + 15}
         cases = self.v(obs, "agent_cases")[0]
-        missions = [a for a in legal if MISSION <= a < MISSION + 5 and cases[a - MISSION] * 4 >= 1.5]
-        if missions:
-            return int(max(missions, key=lambda a: cases[a - MISSION]))
+        for a in legal:
+            if MISSION <= a < MISSION + 5 and cases[a - MISSION] * 4 >= 1.5:
+                prefs[int(a)] = 3.0 + 0.5 * float(cases[a - MISSION])
         zones = self.my_zones(obs)
         others = self.v(obs, "zones")
-        infil = [a for a in legal if INFIL <= a < INFIL + 9 and loss_cost(zones[(a - INFIL) % 3]) == 0]
-        if infil:
-            return int(max(infil, key=lambda a: others[(a - INFIL) // 3 + 1][(a - INFIL) % 3]))
+        for a in legal:
+            if INFIL <= a < INFIL + 9 and loss_cost(zones[(a - INFIL) % 3]) == 0:
+                prefs[int(a)] = 2.0 + 0.5 * float(others[(a - INFIL) // 3 + 1][(a - INFIL) % 3])
         if mask[DRAW_EMPTY]:
-            return DRAW_EMPTY
-        return PASS
+            prefs[DRAW_EMPTY] = 1.0
+        prefs[PASS] = 0.0
+        return prefs
 
     def strengthen(self, obs, mask, legal):
         zones = self.my_zones(obs)
         where = self.v(obs, "agent_zone")[0]
         cases = self.v(obs, "agent_cases")[0]
-        options = []
+        prefs = {}
         for a in legal:
             if STRENGTHEN <= a < STRENGTHEN + 5:
                 j = a - STRENGTHEN
                 k = int(np.argmax(where[j]))
                 if loss_cost(zones[k]) == 0 and cases[j] * 4 < 3.5:
-                    options.append(int(a))
-        if options:
-            return options[0]
+                    prefs[int(a)] = 3.0
         if mask[TAKE_CARD]:
-            return TAKE_CARD
-        return PASS if mask[PASS] else None
+            prefs[TAKE_CARD] = 2.0
+        if mask[PASS]:
+            prefs[PASS] = 1.0
+        return prefs
 
     def infil_plan(self, obs, mask, legal):
-        cards = [int(a) for a in legal if PICK_CARD <= a < PICK_CARD + 54]
         # a Scout (types 0-2) can run its mission at 1-2 cases; low pips are worth
         # least in confrontations
-        return min(cards, key=lambda a: (kind_parts(a - PICK_CARD)[0] > 2, kind_parts(a - PICK_CARD)[2]))
+        prefs = {}
+        for a in legal:
+            if PICK_CARD <= a < PICK_CARD + 54:
+                kind, _, pips = kind_parts(int(a) - PICK_CARD)
+                prefs[int(a)] = -float(pips + 3 * (kind > 2))
+        return prefs
 
     def add_card(self, obs, mask, legal):
         trumps = self.trumps(obs)
-        best, best_pips = NO_CARD, 0
+        prefs = {NO_CARD: 0.0}
         for a in legal:
             if PICK_CARD <= a < PICK_CARD + 54:
                 _, suit, pips = kind_parts(int(a) - PICK_CARD)
-                if suit in trumps and pips > best_pips:
-                    best, best_pips = int(a), pips
-        return best
+                if suit in trumps:
+                    prefs[int(a)] = float(pips)
+        return prefs
 
     def buy_reply(self, obs, mask, legal):
-        return ACCEPT if mask[ACCEPT] else REJECT
+        prefs = {REJECT: 0.0}
+        if mask[ACCEPT]:
+            prefs[ACCEPT] = 1.0
+        return prefs
 
     def ref_choice(self, obs, mask, legal):
-        for a in (REF_ACCEPT_I, REF_ACCEPT_D):
-            if mask[a]:
-                return a
-        return None
+        return {a: 1.0 for a in (REF_ACCEPT_I, REF_ACCEPT_D) if mask[a]}
 
     def a1(self, obs, mask, legal):
         side = self.my_side(obs)
-        if side == "I":
-            return A1_I_UP if mask[A1_I_UP] else A1_D_DOWN
-        if side == "D":
-            return A1_D_UP if mask[A1_D_UP] else A1_I_DOWN
-        return A1_NONE
+        if side is None:
+            return {A1_NONE: 0.0}
+        # raise my side's total, else lower the other's
+        up, down, harm_up, harm_down = ((A1_I_UP, A1_D_DOWN, A1_D_UP, A1_I_DOWN) if side == "I"
+                                        else (A1_D_UP, A1_I_DOWN, A1_I_UP, A1_D_DOWN))
+        prefs = {down: 0.5, A1_NONE: 0.0, harm_up: -1.0, harm_down: -1.0}
+        if mask[up]:
+            prefs[up] = 1.0
+        return prefs
 
     def kompromat(self, obs, mask, legal):
         side = self.my_side(obs)
         totals = self.v(obs, "conf_totals")
         if side is None:
-            return KOMP_HOLD
+            return {KOMP_HOLD: 0.0}
         mine, theirs = (totals[0], totals[1]) if side == "I" else (totals[1], totals[0])
-        return KOMP_PLAY if mine <= theirs else KOMP_HOLD
+        return {KOMP_PLAY: 1.0, KOMP_HOLD: 0.0} if mine <= theirs else {KOMP_HOLD: 1.0, KOMP_PLAY: 0.0}
 
     def tie(self, obs, mask, legal):
         side = self.my_side(obs)
         if side == "I":
-            return TIE_I
+            return {TIE_I: 1.0, TIE_D: 0.0}
         if side == "D":
-            return TIE_D
+            return {TIE_D: 1.0, TIE_I: 0.0}
         return None
 
     def response(self, obs, mask, legal):
@@ -179,22 +223,21 @@ class SpyGamesHeuristic(BasePolicy):
         # except the Analyst on my own spy's exposure reaction, which helps me
         res_spy = self.v(obs, "res_spy")
         if self.v(obs, "res_on")[0] > 0.5 and self.v(obs, "res_kind")[1] > 0.5 and res_spy[0] > 0.5:
-            return RESP_BONUS
-        return RESP_PENALTY
+            return {RESP_BONUS: 1.0, RESP_IGNORE: 0.0, RESP_PENALTY: -1.0}
+        return {RESP_PENALTY: 1.0, RESP_IGNORE: 0.0, RESP_BONUS: -1.0}
 
     def raid(self, obs, mask, legal):
-        foreign = [int(a) for a in legal if RAID < a < RAID + 4]
-        return foreign[0] if foreign else None
+        return {int(a): 1.0 for a in legal if RAID < a < RAID + 4}
 
 
 _STAGES = {
     S_MAIN: SpyGamesHeuristic.main,
-    S_BUY_OFFER: lambda self, obs, mask, legal: OFFER_NONE,
+    S_BUY_OFFER: lambda self, obs, mask, legal: {OFFER_NONE: 0.0},
     S_BUY_REPLY: SpyGamesHeuristic.buy_reply,
     S_INFIL_PLAN: SpyGamesHeuristic.infil_plan,
     S_A2: SpyGamesHeuristic.response,
-    S_FIXER: lambda self, obs, mask, legal: FIXER_TAKE,
-    S_REF_OFFER: lambda self, obs, mask, legal: OFFER_NONE,
+    S_FIXER: lambda self, obs, mask, legal: {FIXER_TAKE: 1.0, FIXER_TAKE - 1: 0.0},
+    S_REF_OFFER: lambda self, obs, mask, legal: {OFFER_NONE: 0.0},
     S_REF_CHOICE: SpyGamesHeuristic.ref_choice,
     S_ADD_CARD: SpyGamesHeuristic.add_card,
     S_A1: SpyGamesHeuristic.a1,
@@ -204,7 +247,7 @@ _STAGES = {
     S_RAID: SpyGamesHeuristic.raid,
     S_STRENGTHEN: SpyGamesHeuristic.strengthen,
     S_A3: SpyGamesHeuristic.response,
-    S_FIRST: lambda self, obs, mask, legal: FIRST_PLAYER,
+    S_FIRST: lambda self, obs, mask, legal: {FIRST_PLAYER: 0.0},
 }
 
 
