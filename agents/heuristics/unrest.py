@@ -17,6 +17,17 @@ removes two cards from the area (Destroy the most valuable known card, then
 Redirect another where it helps least); otherwise it surveils a face-down card and
 blockades the area district that looks closest to a mission.
 
+Scores (``action_scores``): 8 units per unit of mission progress (a district's
+progress runs from 0 to 1, 1 = satisfied). Rebel: 8 x the value the plan compares
+(the board value, progress cubed summed over districts, after the area's best three
+cards / the play's greedy placement, with the face-up card's -0.01 per value and
++0.3 per Decoy / the card's placement); liberating for a specific mission 1 against
+Revolution 0. Empire: its tiers (Destroy, Redirect, Surveillance, Blockade) stacked
+one unit apart, each scored 8 x the value it compares (the card's threat, the
+redirect's harm, the district's progress), Surveillance targets equal. Moves drawn
+uniformly score 0. ``act`` plays the first best (or draws among equal Surveillance
+targets); the values are the ones it compares, scaled by a power of two, so exactly.
+
 Speed (issue 11: the heuristic is the self-play league's evaluation target). One
 pass of numpy calls decodes a whole batch of observations (``act_batch``) through
 slices precomputed from the layout. A district is scored from the bit set of the
@@ -38,7 +49,7 @@ import numpy as np
 from spyenvs.games.unrest import data as D
 from spyenvs.games.unrest import rules as R
 
-from ..policy import BasePolicy
+from ..policy import BasePolicy, check_mask, masked_scores
 
 _SUIT_SLOTS = 20
 _EMPTY = -1
@@ -47,6 +58,10 @@ _EMPTY = -1
 _BIT = tuple(1 << c for c in range(_SUIT_SLOTS)) + (0, 0)
 #: entries a reader's memos hold before they are cleared (bounded memory, some MB)
 _MEMO_LIMIT = 60_000
+#: score units per unit of mission progress (a power of two: scaling changes no comparison)
+SCORE_SCALE = 8.0
+#: the value of a move the plan never takes
+_NEVER = -9.0
 
 
 def _summary(cards):
@@ -413,36 +428,55 @@ class RebelHeuristic(BasePolicy):
             out[b] = legal[0] if legal.size == 1 else self._decide(v, legal)
         return out
 
+    def action_scores(self, obs, mask):
+        return self.action_scores_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0]
+
+    def action_scores_batch(self, observations, masks):
+        """``action_scores`` per row, with one decoding pass; draws nothing from the rng."""
+        views = self.r.decode(observations, own_types=True)
+        out = np.empty(np.shape(masks), dtype=np.float64)
+        for b, (v, mask) in enumerate(zip(views, masks)):
+            legal = check_mask(mask)
+            values = self._values(v, legal) if legal.size > 1 else None
+            if values is not None and v.phase != 5:
+                values = SCORE_SCALE * np.asarray(values)
+            out[b] = masked_scores(mask, legal, 0.0 if values is None else values)
+        return out
+
     def _decide(self, v: _View, legal) -> int:
+        values = self._values(v, legal)
+        if values is None:
+            return int(legal[self.rng.integers(legal.size)])
+        return int(legal[int(np.argmax(values))])  # the first best, as the plan compares
+
+    def _values(self, v: _View, legal) -> list[float] | None:
+        """The plan's value of each legal action (in ``legal``'s order; the first best
+        is its move), or None where it draws uniformly."""
         r = self.r
         phase, missions = v.phase, v.missions
         if phase == 5:  # liberate: keep the general missions (Revolution) for later
             kinds = dict(missions)
-            return int(max(legal, key=lambda a: (kinds.get((int(a) - R.A_LIBERATE) % 4, 0) != D.REVOLUTION, -int(a))))
+            return [float(kinds.get((int(a) - R.A_LIBERATE) % 4, 0) != D.REVOLUTION) for a in legal]
         if phase not in (0, 1, 4):
-            return int(legal[self.rng.integers(legal.size)])
+            return None
         ms = tuple(m for _, m in missions)
         board, row, hand = v.board, v.row, v.hand
         pos = {d: i for i, d in enumerate(board)}  # district id -> index in the board's order
         sets = tuple(suit_set(c) for c in board.values())
         legal = legal.tolist()
         if phase == 0:  # area: where can the hand do most?
-            best, best_v = legal[0], -1.0
-            for a in legal:
-                g = a - R.A_AREA
-                val = self._best_three(hand, (pos[row[g]], pos[row[g + 1]]), sets, ms)
-                if val > best_v:
-                    best, best_v = a, val
-            return best
+            return [self._best_three(hand, (pos[row[a - R.A_AREA]], pos[row[a - R.A_AREA + 1]]), sets, ms)
+                    for a in legal]
         if phase == 1:  # play: the three cards that help the area most
             tpos = tuple(pos[d] for d in v.area or list(board))
             n = len(hand)
             plays = _PLAYS.get(n, {})
             greedy: dict[tuple, float] = {}  # placement order -> board value (plays share them)
-            best, best_v = legal[0], -9.0
+            values = []
             for a in legal:
                 if a == R.A_PLAY_ALL_HIDDEN:
-                    continue  # only legal with an all-Decoy hand, then it is the only play
+                    values.append(_NEVER)  # only legal with an all-Decoy hand, then it is the only play
+                    continue
                 up, down = plays.get(a) or _decode_play(a, n)
                 cards = [hand[up]] + [hand[k] for k in down]
                 order = _greedy_order(cards)
@@ -452,22 +486,19 @@ class RebelHeuristic(BasePolicy):
                 # show the card whose loss costs least: small face-up value preferred
                 val -= 0.01 * (hand[up] % 5)
                 val += self.decoy_bonus * sum(1 for c in cards if c >= _SUIT_SLOTS)
-                if val > best_v:
-                    best, best_v = a, val
-            return best
+                values.append(val)
+            return values
         # phase 4: assign the current pending card
         bit = _BIT[v.pending.get(v.assign_slot, _EMPTY)]
         work = list(sets)
-        best, best_v = legal[0], -9.0
+        values = []
         for a in legal:
             i = pos[row[a - R.A_ASSIGN]]
             old = work[i]
             work[i] = old | bit
-            val = r.board_value_of(tuple(work), ms) + 0.001 * r.value_of(old, ms)
+            values.append(r.board_value_of(tuple(work), ms) + 0.001 * r.value_of(old, ms))
             work[i] = old
-            if val > best_v:
-                best, best_v = a, val
-        return best
+        return values
 
 
 class EmpireHeuristic(BasePolicy):
@@ -494,14 +525,27 @@ class EmpireHeuristic(BasePolicy):
             out[b] = legal[0] if legal.size == 1 else self._decide(v, mask, legal)
         return out
 
+    def action_scores(self, obs, mask):
+        return self.action_scores_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0]
+
+    def action_scores_batch(self, observations, masks):
+        """``action_scores`` per row, with one decoding pass; draws nothing from the rng."""
+        views = self.r.decode(observations, own_types=False)
+        out = np.empty(np.shape(masks), dtype=np.float64)
+        for b, (v, mask) in enumerate(zip(views, masks)):
+            legal = check_mask(mask)
+            out[b] = masked_scores(mask, legal) if legal.size == 1 else self._scores(v, mask, legal)
+        return out
+
     def _decide(self, v: _View, mask, legal) -> int:
         if self.variant_c6:
             return self._act_c6(v, mask)
         return self._act(v, legal)
 
-    def _act_c6(self, v: _View, mask):
-        """The §7.5 layout keys actions by handle: play the same strategy on the
-        pending cards through the §7.2 layout (district-card targets go unused)."""
+    def _c6_actions(self, v: _View, mask) -> dict[int, int]:
+        """The §7.5 layout keys actions by handle: the strategy plays the pending cards
+        through the §7.2 layout (district-card targets go unused). §7.2 action -> §7.5
+        action, for the legal ones."""
         slot_handle = {col: h for col, _t, h in v.handles if col < 3}
         to_c6 = {}
         for s, h in slot_handle.items():
@@ -511,13 +555,40 @@ class EmpireHeuristic(BasePolicy):
                 to_c6[6 + 5 * s + p] = 48 + 5 * h + p
         for p in range(5):
             to_c6[21 + p] = 168 + p
-        legal = np.array(sorted(a for a, b in to_c6.items() if mask[b]), dtype=np.int64)
+        return {a: b for a, b in sorted(to_c6.items()) if mask[b]}
+
+    def _act_c6(self, v: _View, mask):
+        to_c6 = self._c6_actions(v, mask)
+        legal = np.array(list(to_c6), dtype=np.int64)
         if legal.size == 0:
             full = np.flatnonzero(mask)
             return int(full[self.rng.integers(full.size)])
         return to_c6[self._act(v, legal)]
 
     def _act(self, v: _View, legal):
+        for actions, value in self._tiers(v, legal):
+            if actions:
+                if value is None:
+                    return actions[int(self.rng.integers(len(actions)))]
+                return max(actions, key=value)  # the first best
+        raise AssertionError("the last tier holds every legal action")  # pragma: no cover
+
+    def _scores(self, v: _View, mask, legal) -> np.ndarray:
+        if not self.variant_c6:
+            return stack_tiers(len(mask), self._tiers(v, legal), SCORE_SCALE)
+        to_c6 = self._c6_actions(v, mask)
+        if not to_c6:
+            return masked_scores(mask, legal)
+        inner = stack_tiers(26, self._tiers(v, np.array(list(to_c6), dtype=np.int64)), SCORE_SCALE)
+        scores = masked_scores(mask, legal, inner[list(to_c6)].min() - 1.0)  # district-card targets: unused
+        scores[list(to_c6.values())] = inner[list(to_c6)]
+        return scores
+
+    def _tiers(self, v: _View, legal) -> list[tuple[list[int], object]]:
+        """The plan's tiers of legal actions, best first, each with the value it
+        compares them by (None: drawn uniformly): destroy the most threatening card,
+        else redirect one where it helps least, else surveil, else blockade; the last
+        tier holds the legal actions no other does."""
         r = self.r
         ms = tuple(m for _, m in v.missions)
         board, pending, row = v.board, v.pending, v.row
@@ -536,27 +607,39 @@ class EmpireHeuristic(BasePolicy):
         def card_threat(card):
             return max((gain(card, d) for d in area if d in known), default=0.0)
 
+        def harm(a):
+            s, p = divmod(a - 6, 5)
+            d = row[p]
+            card = pending.get(s, _EMPTY)
+            in_area = 1.0 if d in area else 0.0
+            # take the most threatening card away to where it adds least
+            return card_threat(card) - gain(card, d) - 0.5 * in_area - 0.01 * len(board[d])
+
         legal = legal.tolist()
-        destroy = [a for a in legal if 3 <= a < 6]
-        if destroy:
-            return max(destroy, key=lambda a: card_threat(pending.get(a - 3, _EMPTY)))
-        redirect = [a for a in legal if 6 <= a < 21]
-        if redirect:
-            def harm(a):
-                s, p = divmod(a - 6, 5)
-                d = row[p]
-                card = pending.get(s, _EMPTY)
-                in_area = 1.0 if d in area else 0.0
-                # take the most threatening card away to where it adds least
-                return card_threat(card) - gain(card, d) - 0.5 * in_area - 0.01 * len(board[d])
-            return max(redirect, key=harm)
-        surveil = [a for a in legal if 0 <= a < 3]
-        if surveil:
-            return surveil[int(self.rng.integers(len(surveil)))]
-        blockade = [a for a in legal if 21 <= a < 26]
-        if blockade:
-            return max(blockade, key=lambda a: values[row[a - 21]] + 0.02 * len(board[row[a - 21]]))
-        return int(legal[self.rng.integers(len(legal))])
+        return [
+            ([a for a in legal if 3 <= a < 6], lambda a: card_threat(pending.get(a - 3, _EMPTY))),
+            ([a for a in legal if 6 <= a < 21], harm),
+            ([a for a in legal if 0 <= a < 3], None),
+            ([a for a in legal if 21 <= a < 26], lambda a: values[row[a - 21]] + 0.02 * len(board[row[a - 21]])),
+            ([a for a in legal if not 0 <= a < 26], None),
+        ]
+
+
+def stack_tiers(num_actions: int, tiers, scale: float) -> np.ndarray:
+    """Scores from preference tiers (best first; (actions, value or None)): ``scale``
+    times each value (0 for None), each tier shifted to end one unit below the tiers
+    above it, so that every action of a tier outscores every action of a later one."""
+    scores = np.full(num_actions, -np.inf)
+    floor = np.inf
+    for actions, value in tiers:
+        if not actions:
+            continue
+        tier = np.zeros(len(actions)) if value is None else scale * np.array([value(a) for a in actions])
+        if np.isfinite(floor):
+            tier += floor - 1.0 - tier.max()
+        scores[actions] = tier
+        floor = tier.min()
+    return scores
 
 
 def make(layout, config, role, rng):
