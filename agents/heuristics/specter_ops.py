@@ -34,6 +34,19 @@ players) never attacks; once exposed he plays the second agent with the agent's 
 there for the third completed objective). Static map geometry (sight lines, walks,
 roads) comes from the public board tables; the state only from the observation.
 
+Scores (``action_scores``; nothing is remembered and no random number drawn). The
+agent's step: minus the planned cost in steps of the cheapest turn walk it begins (a
+step 1, entering seen space 100 and space near a hunter 8, ending where a hunter can
+look 12, all halved per stalled turn; staying rates the walk that stays). A hunter's
+move: 4 x the score of its best option (see above: belief mass seen + expected hit +
+half the next look, each 0..1), options within the random tie-break (1e-6) of the
+best counting as the best. The other decisions rate the plan's answer 1 against 0
+(characters: Gun 4, Beast 3, Prophet 2, Puppet 1; turn order: the others 1, the Gun
+0); a legal move left unrated scores one unit below the least rated, and moves act
+draws uniformly score 0. The move act plays is always a best one: where a hunter
+follows the plan it made at H2 (H3, H4), or the agent a fallback, that move is raised
+to the best score if the fresh ratings put it lower.
+
 Speed (issue 11): the map is static, so everything that depends on it alone is built
 once per process and map (``_Map``: the walking graph, BFS fields per target set, the
 agent's route plans per (escape points, objectives, stop count), balls, threat
@@ -55,7 +68,7 @@ import numpy as np
 
 from spyenvs.games.specter_ops import board as MAP
 
-from ..policy import BasePolicy
+from ..policy import BasePolicy, check_mask, masked_scores
 
 W = 23
 CELLS = 736
@@ -201,7 +214,35 @@ class _Base(BasePolicy):
             a = int(legal[self.rng.integers(legal.size)])
         return int(a)
 
+    def action_scores(self, obs, mask):
+        legal = check_mask(mask)
+        if legal.size == 1:
+            return masked_scores(mask, legal)
+        decision = int(np.argmax(obs[self._decision]))
+        rate: dict[int, float] = {}
+        a = self._decide(decision, obs, mask, legal, rate)
+        if a is None or not mask[a]:
+            return masked_scores(mask, legal)  # act draws uniformly
+        scores = masked_scores(mask, legal, np.nan)
+        for b, value in rate.items():
+            if mask[b]:
+                scores[b] = value
+        unrated = np.isnan(scores)
+        rated = scores[legal][~unrated[legal]]
+        scores[unrated] = rated.min() - 1.0 if rated.size else 0.0
+        # the move act plays is a best one (where the plan committed to it earlier in
+        # the turn, or took a fallback, the ratings alone may not say so)
+        scores[a] = max(scores[a], scores[legal].max())
+        return scores
+
     def decide(self, decision, obs, mask, legal):
+        """The move act plays (None: a uniform draw); may update the player's memory."""
+        return self._decide(decision, obs, mask, legal, None)
+
+    def _decide(self, decision, obs, mask, legal, rate):
+        """:meth:`decide`, or with ``rate`` (a dict) the same move without touching
+        the player's memory or rng, its ratings of moves (higher is better) put in
+        ``rate``."""
         return None
 
 
@@ -219,18 +260,24 @@ class AgentHeuristic(_Base):
         self._progress = (-1, 0)  # best (objectives done, -steps to the next stop) at a turn start
         self._stalled = 0  # turns started without beating it
 
-    def decide(self, decision, obs, mask, legal):
-        if decision == D_S2:
-            return BLUE_JAY  # completes objectives from 2 spaces away
-        if decision in (D_S3, D_X2):
-            return ADRENAL_SURGE if mask[ADRENAL_SURGE] else int(legal[0])
-        if decision in (D_A1, D_A5, D_I1, D_I2):
-            return YES
-        if decision in (D_A2, D_A4):
-            return NONE
+    def _decide(self, decision, obs, mask, legal, rate):
         if decision == D_A3:
-            return self.step(obs, mask, legal)
-        return None
+            return self.step(obs, mask, legal, rate)
+        if decision == D_S2:
+            a = BLUE_JAY  # completes objectives from 2 spaces away
+        elif decision in (D_S3, D_X2):
+            a = ADRENAL_SURGE if mask[ADRENAL_SURGE] else int(legal[0])  # else indifferent
+            if rate is not None:
+                rate.update((int(b), 0.0) for b in legal)
+        elif decision in (D_A1, D_A5, D_I1, D_I2):
+            a = YES
+        elif decision in (D_A2, D_A4):
+            a = NONE
+        else:
+            return None
+        if rate is not None:
+            rate[a] = 1.0
+        return a
 
     def plan(self, obs):
         """(steps to the next stop, its BFS distance field) on the shortest route
@@ -260,31 +307,41 @@ class AgentHeuristic(_Base):
         field = fields[choice[here]]
         return here, (int(field[here]), field)
 
-    def step(self, obs, mask, legal):
+    def step(self, obs, mask, legal, rate=None):
+        """A3: the next step of her turn's planned walk. Rated (``rate``) by minus the
+        planned cost in steps of the best walk that starts with the move."""
         b = self.board(obs)
         here_plan = self._here_plan(obs, b)
         if here_plan is None:
             return None
         here, (_, plain) = here_plan
-        if plain[here] == 0 and mask[NONE]:
-            return NONE
         steps = legal[legal < CELLS].tolist()
+        if plain[here] == 0 and mask[NONE]:  # on her stop: wait there to complete it
+            if rate is not None:
+                rate[NONE] = 0.0
+                rate.update((a, -1.0 - float(plain[a])) for a in steps)
+            return NONE
         if not steps:
             return NONE
         if not self.sneak:
             seen = b[P_VISION]
+            if rate is not None:
+                rate.update((a, -float(plain[a]) - 0.5 * (seen[a] > 0.5)) for a in steps)
             return min(steps, key=lambda a: (plain[a], seen[a] > 0.5))
         private = obs[self._private]
         max_steps = int(round(float(private[18]) * 6))
         left = max_steps - int(round(float(private[17]) * 6))
         fear = 1.0
         if self.plan_turn:
+            stalled = self._stalled
             if left == max_steps:  # first step of the turn
                 progress = (int(round(b[P_DONE].sum())), -int(plain[here]))
-                self._stalled = self._stalled + 1 if progress <= self._progress else 0
-                self._progress = max(progress, self._progress)
+                stalled = self._stalled + 1 if progress <= self._progress else 0
+                if rate is None:
+                    self._stalled = stalled
+                    self._progress = max(progress, self._progress)
             # hiding from hunters that circle never ends: halve every fear per turn without progress
-            fear = 0.5 ** self._stalled
+            fear = 0.5 ** stalled
         # Every sighting a loyal hunter reports may expose the 5p traitor (and the second
         # agent then has to escape too), and sightings draw attacks: walk around the
         # hunters' sight and keep off their neighbourhood, at the price of longer paths.
@@ -298,14 +355,20 @@ class AgentHeuristic(_Base):
         reach = m.ball(here, max(left, 1))
         dist = m.search(plain, cost).upto(reach, steps)
         greedy = min(steps, key=lambda a: (dist[a], plain[a]))
-        if not self.plan_turn:
-            return greedy
+        if not self.plan_turn or left <= 0:
+            if rate is not None:  # one step, then the cheapest walk on
+                rate.update((a, -float(cost[a] + dist[a])) for a in steps)
+                rate[NONE] = -float(dist[here])
+            if not self.plan_turn:
+                return greedy
+            return NONE if mask[NONE] else greedy
         # Where she ends the turn is what the hunters' moves can find: plan the whole
         # turn's walk, trading progress for an end cell no hunter can see after its move.
-        if left <= 0:
-            return NONE if mask[NONE] else greedy
         danger = self.threat(obs, b) * (fear * self.danger_cost)
-        end, parent = _bounded_walk(m.neigh, here, left, cost, set(hunters), dist + danger, dist)
+        walk = _bounded_walk(m.neigh, here, left, cost, set(hunters), dist + danger, dist, rate is not None)
+        end, parent = walk[:2]
+        if rate is not None:
+            _rate_first_steps(rate, here, parent, *walk[2:])
         if end == here:
             return NONE if mask[NONE] else greedy
         while parent[end] != here:
@@ -416,11 +479,11 @@ class _Search:
         return self.array
 
 
-def _bounded_walk(neigh, here, steps, cost, blocked, end_cost, progress):
+def _bounded_walk(neigh, here, steps, cost, blocked, end_cost, progress, with_totals=False):
     """The end cell of a walk of at most ``steps`` from ``here`` (never onto ``blocked``)
     minimising (cost of the cells entered) + end_cost[end], ties to the smaller
     ``progress`` (distance left), and the parent map of the cheapest walks (for the
-    first step)."""
+    first step); ``with_totals``: also the reachable cells and their rounded totals."""
     best = {here: 0.0}
     parent = {here: here}
     frontier = {here: 0.0}
@@ -446,7 +509,26 @@ def _bounded_walk(neigh, here, steps, cost, blocked, end_cost, progress):
     total = np.round(np.array(list(best.values())) + end_cost[idx], 1)
     # the first of the lexicographic minima (rounded total, progress) in discovery order
     order = np.lexsort((np.arange(len(cells)), progress[idx], total))
+    if with_totals:
+        return cells[int(order[0])], parent, cells, total
     return cells[int(order[0])], parent
+
+
+def _rate_first_steps(rate, here, parent, cells, total):
+    """Rate staying (NONE) and each first step by minus the best rounded total of the
+    walks it begins (the cheapest walk to each end cell, by ``parent``)."""
+    first = {here: NONE}
+    for cell in cells:
+        chain = []
+        while cell not in first:  # parents cost strictly less: the chain ends at here
+            chain.append(cell)
+            cell = parent[cell]
+        start = chain[-1] if cell == here and chain else first[cell]
+        for c in chain:
+            first[c] = start
+    for cell, t in zip(cells, total.tolist()):
+        a = first[cell]
+        rate[a] = max(rate.get(a, -np.inf), -t)
 
 
 def _dijkstra(neigh: list[list[int]], sources, cost: np.ndarray) -> np.ndarray:
@@ -471,6 +553,10 @@ BEAST, GUN, PUPPET, PROPHET = range(4)
 #: hunter characters in the order the heuristic picks them (S1): the Gun's summed dice hit
 #: far (0.92 at distance 4), the Beast's Enhanced Senses cut the belief every turn
 PICK_ORDER = (GUN, BEAST, PROPHET, PUPPET)
+#: the hunters' move scores break ties by adding up to this much random noise
+_TIE_NOISE = 1e-6
+#: score units per unit of a hunter's move score (belief mass seen, expected hit)
+SCORE_SCALE = 4.0
 SEAT0 = 750
 CHAR0 = 754
 DRIVE = 759
@@ -650,51 +736,62 @@ class HunterHeuristic(_Base):
         return o2.ravel()
 
     # ------------------------------------------------------------------ decisions
-    def decide(self, decision, obs, mask, legal):
+    def _decide(self, decision, obs, mask, legal, rate):
         me = self.L.view(obs, "me")
         if me[2] > 0.5:  # exposed traitor: now the second agent
-            return self.as_agent.decide(decision, obs, mask, legal)
+            return self.as_agent._decide(decision, obs, mask, legal, rate)
         traitor = me[3] > 0.5
         if decision == D_S1:
-            for ch in PICK_ORDER:
-                if mask[CHAR0 + ch]:
-                    return CHAR0 + ch
-            return None
+            picks = [CHAR0 + ch for ch in PICK_ORDER if mask[CHAR0 + ch]]
+            if rate is not None:
+                rate.update((a, float(len(PICK_ORDER) - PICK_ORDER.index(a - CHAR0))) for a in picks)
+            return picks[0] if picks else None
         if decision == D_H6:
             if traitor:
-                return NONE if mask[NONE] else None
-            attacks = [int(a) for a in legal if a != NONE]
-            return attacks[0] if attacks else None
-        if decision in (D_H0, D_H5):
-            return NONE
-        if decision == D_H1:
-            return self.turn_order(obs, mask)
-        if decision in (D_H2, D_H2V):
-            self.plan = None
-            return self.main_action(obs, mask, legal, decision == D_H2V)
-        if decision == D_H3:
-            if self.plan is not None and self.plan[0] is not None and mask[self.plan[0]]:
-                return self.plan[0]
-            return self.main_action(obs, mask, legal, True, stage=D_H3)
-        if decision == D_H4:
-            if self.plan is not None and mask[self.plan[1]]:
-                return self.plan[1]
-            return self.main_action(obs, mask, legal, True, stage=D_H4)
-        return None
+                a = NONE if mask[NONE] else None
+            else:
+                attacks = [int(a) for a in legal if a != NONE]
+                a = attacks[0] if attacks else None
+                if rate is not None:
+                    rate.update((b, 1.0) for b in attacks)
+        elif decision in (D_H0, D_H5):
+            a = NONE
+        elif decision == D_H1:
+            return self.turn_order(obs, mask, rate)
+        elif decision in (D_H2, D_H2V):
+            if rate is None:
+                self.plan = None
+            return self.main_action(obs, mask, legal, decision == D_H2V, rate=rate)
+        elif decision in (D_H3, D_H4):
+            planned = None if self.plan is None else self.plan[decision - D_H3]
+            if planned is not None and mask[planned]:  # the move of this turn's plan
+                if rate is not None:
+                    self.main_action(obs, mask, legal, True, stage=decision, rate=rate)
+                return planned
+            return self.main_action(obs, mask, legal, True, stage=decision, rate=rate)
+        else:
+            return None
+        if rate is not None and a is not None:
+            rate[a] = max(rate.get(a, 1.0), 1.0)
+        return a
 
-    def turn_order(self, obs, mask):
+    def turn_order(self, obs, mask, rate=None):
         """H1: the scouts act first and the Gun last, so that she shoots with the
-        belief the others' clears and sightings have cut."""
+        belief the others' clears and sightings have cut (rated 1, the Gun 0)."""
         b = self.board(obs)
         hs = self.hunters(obs, b)
         seats = [h for h in hs if h["in"] and not h["acted"] and mask[SEAT0 + h["seat"]]]
         if not seats:
             return None
+        if rate is not None:
+            rate.update((SEAT0 + h["seat"], float(h["char"] != GUN)) for h in seats)
         seats.sort(key=lambda h: (h["char"] == GUN, h["seat"]))
         return SEAT0 + seats[0]["seat"]
 
-    def main_action(self, obs, mask, legal, riding, stage=None):
-        """Score every end cell this turn can reach and take the first action towards the best."""
+    def main_action(self, obs, mask, legal, riding, stage=None, rate=None):
+        """Score every end cell this turn can reach and take the first action towards
+        the best; with ``rate``, rate each first action by its best option's score
+        instead (times SCORE_SCALE), without drawing from the rng or planning."""
         b = self.board(obs)
         hs = self.hunters(obs, b)
         me = hs[0]
@@ -720,7 +817,9 @@ class HunterHeuristic(_Base):
         if ch == BEAST:  # Enhanced Senses after a move of 3 or fewer: a yes/no on distance 4
             inside = _expand((T.near4[cells] * now).sum(axis=1), per)
             score = score + np.where(moved <= 3, 0.3 * np.minimum(inside, 1.0 - inside), 0.0)
-        best = int(np.argmax(score + 1e-6 * self.rng.random(len(opts))))
+        if rate is not None:
+            return _rate_options(rate, opts, score)
+        best = int(np.argmax(score + _TIE_NOISE * self.rng.random(len(opts))))
         first, h3, h4, _, _, _ = opts[best]
         self.plan = (h3, h4 if h4 is not None else NONE)
         return first
@@ -790,6 +889,19 @@ class HunterHeuristic(_Base):
         for a in (ends, can, moved, distinct) + ((per,) if per is not None else ()):
             a.flags.writeable = False  # shared by every later call with this key
         return opts, ends, can, moved, distinct, per
+
+
+def _rate_options(rate, opts, score) -> int:
+    """Rate each first action of ``opts`` by SCORE_SCALE x its best option's score; the
+    options within the random tie-break of the best all rate as the best (main_action
+    may take any of them). Returns the first action of a best option."""
+    score = np.asarray(score, np.float64)
+    top = score.max()
+    score = np.where(score >= top - 2 * _TIE_NOISE, top, score)  # 2x: the float rounding of the noise
+    for (first, *_), value in zip(opts, (SCORE_SCALE * score).tolist()):
+        if value > rate.get(first, -np.inf):
+            rate[first] = value
+    return opts[int(np.argmax(score))][0]
 
 
 def _spread(cells: np.ndarray, steps: int) -> np.ndarray:
