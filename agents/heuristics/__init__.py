@@ -6,6 +6,16 @@ role that decodes ONLY its own observation (through ``layout.view(obs, block)``)
 and the legal-action mask; it never sees the game object or hidden state.
 :class:`HeuristicPolicy` is the unbound template: ``bind(game, seat)`` hands the
 game's layout, config and the seat's role name to the module's ``make``.
+
+Every bound heuristic also exposes its preferences:
+``action_scores(observation, mask) -> float64[num_actions]``, a score for each legal
+action, higher is better, ``-inf`` on illegal ones; the action ``act`` plays is always
+among the maxima (where ``act`` draws among equals, all of them are). The scores are
+the values the heuristic compares (its preference order as decreasing ranks where it
+has only an order; equal where it draws uniformly), scaled so that a clearly better
+move leads by a few units; each module's docstring gives its scale. Usable as a
+prior: ``logits = weight * scores + residual``. ``action_scores_batch(observations,
+masks)`` scores a batch; computing scores changes nothing in the player (memory, rng).
 """
 
 from __future__ import annotations
@@ -68,3 +78,6 @@ class HeuristicPolicy(BasePolicy):
 
     def act(self, observation, mask):  # pragma: no cover - a template cannot play
         raise TypeError("HeuristicPolicy needs its game and seat: call bind(game, seat) first")
+
+    def action_scores(self, observation, mask):
+        raise TypeError("HeuristicPolicy needs its game and seat to score actions: call bind(game, seat) first")

@@ -37,7 +37,8 @@ roads) comes from the public board tables; the state only from the observation.
 Scores (``action_scores``; nothing is remembered and no random number drawn). The
 agent's step: minus the planned cost in steps of the cheapest turn walk it begins (a
 step 1, entering seen space 100 and space near a hunter 8, ending where a hunter can
-look 12, all halved per stalled turn; staying rates the walk that stays). A hunter's
+look 12, all halved per stalled turn; staying rates the walk that stays; ties go to
+the walk that ends nearer her stop, by 1e-6 per unit of cost left). A hunter's
 move: 4 x the score of its best option (see above: belief mass seen + expected hit +
 half the next look, each 0..1), options within the random tie-break (1e-6) of the
 best counting as the best. The other decisions rate the plan's answer 1 against 0
@@ -368,7 +369,7 @@ class AgentHeuristic(_Base):
         walk = _bounded_walk(m.neigh, here, left, cost, set(hunters), dist + danger, dist, rate is not None)
         end, parent = walk[:2]
         if rate is not None:
-            _rate_first_steps(rate, here, parent, *walk[2:])
+            _rate_first_steps(rate, here, parent, *walk[2:], dist)
         if end == here:
             return NONE if mask[NONE] else greedy
         while parent[end] != here:
@@ -514,9 +515,11 @@ def _bounded_walk(neigh, here, steps, cost, blocked, end_cost, progress, with_to
     return cells[int(order[0])], parent
 
 
-def _rate_first_steps(rate, here, parent, cells, total):
+def _rate_first_steps(rate, here, parent, cells, total, progress):
     """Rate staying (NONE) and each first step by minus the best rounded total of the
-    walks it begins (the cheapest walk to each end cell, by ``parent``)."""
+    walks it begins (the cheapest walk to each end cell, by ``parent``), ties going to
+    the smaller ``progress`` at the end, as in :func:`_bounded_walk`: 1e-6 per unit of
+    cost left, far below the rounding (0.1) of the totals."""
     first = {here: NONE}
     for cell in cells:
         chain = []
@@ -528,7 +531,7 @@ def _rate_first_steps(rate, here, parent, cells, total):
             first[c] = start
     for cell, t in zip(cells, total.tolist()):
         a = first[cell]
-        rate[a] = max(rate.get(a, -np.inf), -t)
+        rate[a] = max(rate.get(a, -np.inf), -t - 1e-6 * float(progress[cell]))
 
 
 def _dijkstra(neigh: list[list[int]], sources, cost: np.ndarray) -> np.ndarray:
