@@ -291,10 +291,12 @@ class BoundISMCTS(BasePolicy):
 
     @staticmethod
     def _prior_logits(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        scores = getattr(policy, "action_scores", None)
-        if scores is not None:
-            return np.asarray(scores(obs, mask), np.float64)
-        return np.asarray(policy.action_logits(obs, mask), np.float64)
+        # a network's logits, else a heuristic's scores (every BasePolicy has an
+        # action_scores, which raises TypeError unless the policy scores actions)
+        logits = getattr(policy, "action_logits", None)
+        if logits is not None:
+            return np.asarray(logits(obs, mask), np.float64)
+        return np.asarray(policy.action_scores(obs, mask), np.float64)
 
     def _playout_value(self, d: Any) -> list[float]:
         spec, rng = self.spec, self.rng
