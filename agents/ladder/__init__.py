@@ -62,21 +62,34 @@ def full_config(env_id: str, config: dict[str, Any] | None) -> dict[str, Any]:
     return json.loads(json.dumps(make_game(env_id, **(config or {})).config))
 
 
-def load_ladder(env_id: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
+def find_ladder(env_id: str, config: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The shipped ladder of ``env_id`` whose config is ``config`` (default: the
-    game's default config), with its file name under ``"file"``."""
+    game's default config), with its file name under ``"file"``; None when
+    ``env_id`` has ladders but none for this config."""
     wanted = full_config(env_id, config)
     names = sorted(f for f in os.listdir(HERE)
                    if f.endswith(".json") and (f == f"{env_id}.json" or f.startswith(f"{env_id}-")))
     if not names:
         raise LadderError(f"no score-card ladder for {env_id}; shipped for: {', '.join(available()) or 'none'}")
-    differs = ""
     for name in names:
         ladder = read_ladder(os.path.join(HERE, name))
-        have = full_config(env_id, ladder["config"])
-        if have == wanted:
+        if full_config(env_id, ladder["config"]) == wanted:
             return {**ladder, "file": name}
-        if name == f"{env_id}.json":
-            differs = ", ".join(f"{k}={wanted.get(k)!r} (ladder: {v!r})" for k, v in have.items() if wanted.get(k) != v)
-    raise LadderError(f"no score-card ladder for {env_id} with this config (it differs from the default ladder "
-                      f"in {differs or 'its options'}); ladders: {', '.join(names)}")
+    return None
+
+
+def config_difference(env_id: str, config: dict[str, Any] | None, ladder: dict[str, Any]) -> str:
+    """``key=value (ladder: other)`` for each option where ``config`` and ``ladder``'s differ."""
+    wanted, have = full_config(env_id, config), full_config(env_id, ladder["config"])
+    return ", ".join(f"{k}={wanted.get(k)!r} (ladder: {v!r})" for k, v in have.items() if wanted.get(k) != v)
+
+
+def load_ladder(env_id: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """:func:`find_ladder`, or an error naming how ``config`` differs from the default ladder."""
+    ladder = find_ladder(env_id, config)
+    if ladder is None:
+        default = find_ladder(env_id)
+        differs = config_difference(env_id, config, default) if default else "its options"
+        raise LadderError(f"no score-card ladder for {env_id} with this config (it differs from the "
+                          f"default config's ladder in {differs})")
+    return ladder
