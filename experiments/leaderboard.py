@@ -40,7 +40,7 @@ import time
 
 from spyenvs.agents import HeuristicPolicy, RandomPolicy, make_policy
 from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
-from spyenvs.agents.ladder import ladder_path, read_ladder
+from spyenvs.agents.ladder import read_ladder
 from spyenvs.agents.pretrained import available
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import (evaluate_vs, fit_elo, games_for, load_average, pct, pin_blas_threads,
@@ -51,7 +51,7 @@ from spyenvs.tools.arguments import run_reporting_errors
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
 LEADERBOARD = os.path.join(ROOT, "docs", "leaderboard")
-LADDER = os.path.dirname(ladder_path("x"))
+LADDER = os.path.join(ROOT, "agents", "ladder")
 #: the score card's opponents, weakest first. Adding a bot (``expert``) is: name it
 #: here, then rerun ``ENV --ladder``; the score card reads its bots from the file
 LADDER_BOTS = ("random", "heuristic", "pretrained")
@@ -292,11 +292,11 @@ def main(argv=None) -> int:
         raise SystemExit(f"spyenvs: error: unknown env id {bad[0]!r}; available: {', '.join(ENV_IDS)}")
     if args.games is not None and args.games < 1:
         raise SystemExit("spyenvs: error: --games must be at least 1")
+    if args.from_saved and not args.ladder:
+        raise SystemExit("spyenvs: error: --from-saved goes with --ladder")
     for run_dir in args.ship or []:
         rec = ship(run_dir, args.games or 200, progress=say, reevaluate=args.reevaluate)
         say(f"shipped {rec['env_id']} ({rec['file_bytes'] // 1024} KiB)")
-    if args.from_saved and not args.ladder:
-        raise SystemExit("spyenvs: error: --from-saved goes with --ladder")
     if args.from_saved:
         saved = sorted(f[: -len(".json")] for f in os.listdir(LEADERBOARD) if f.endswith(".json"))
         for env_id in args.envs or saved:
