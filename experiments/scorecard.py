@@ -82,6 +82,8 @@ def scorecard(game: Any, config: dict | None, policy: Any, policy_name: str, lad
             reason = _cannot_play(bot, probe)
             if reason:
                 skipped[name] = reason
+                if progress:  # its games are not played: the bar still ends at its total
+                    progress(games)
                 continue
         res = evaluate_vs(game, config, policy, bot, games, seed + 100_000 * (j + 1), max_decisions, progress)
         opponents.append({"opponent": name, "elo": ladder["ratings"][name] if ladder else None, "games": games,
