@@ -213,7 +213,6 @@ class BoundISMCTS(BasePolicy):
 
     # ------------------------------------------------------------ one iteration
     def _iterate(self, root: _Node, d: Any) -> None:
-        spec = self.spec
         node = root
         path: list[tuple[_Node, int]] = []  # (child, role that chose it)
         while not d.is_over:

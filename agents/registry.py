@@ -11,12 +11,24 @@
 * ``pretrained``: the game's shipped pretrained policy (:mod:`spyenvs.agents.pretrained`;
   ``pretrained:sample`` samples from it);
 * a path to a checkpoint (``.pt`` or ``.npz``): a trained :class:`TorchPolicy`
-  (``PATH:sample`` samples from the policy instead of playing its best action).
+  (``PATH:sample`` samples from the policy instead of playing its best action);
+* ``package.module:callable``: your own policy. The module is imported (the current
+  directory is searched too, after the installed packages), and the callable is
+  called, with ``seed=`` when it takes a ``seed`` parameter, to return an object with
+  ``act(observation, mask) -> int`` and optionally ``act_batch(observations, masks)``
+  and ``bind(game, seat)`` (:mod:`spyenvs.agents.policy`). An object without
+  ``bind`` or ``act_batch`` gets the :class:`BasePolicy` defaults: it plays any
+  seat, and a batch one observation at a time.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import os
+import re
+import sys
+from typing import Any
 
 from spyenvs.registry import make_game
 
@@ -38,7 +50,7 @@ def make_policy(spec: str, seed: int | None = None, env_id: str | None = None, c
     role of a game of ``config``; ISMCTS then stays a template and plays through
     ``act_game(game, seat)``, since it needs the live game.
     """
-    policy = _make(spec, seed)
+    policy = _load_callable(spec, seed) if _is_callable_spec(spec) else _make(spec, seed)
     if env_id is None or role is None or isinstance(policy, ISMCTS):
         return policy
     game = make_game(env_id, **(config or {}))
@@ -63,4 +75,74 @@ def _make(spec: str, seed: int | None) -> BasePolicy:
         path, sample = spec[: -len(":sample")], True
     if path.endswith((".pt", ".npz")) or os.path.exists(path):
         return TorchPolicy.load(path, deterministic=not sample, seed=seed)
-    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS[:PLAYOUT][:KEY=VALUE], pretrained:sample, or a checkpoint path (.pt/.npz)")
+    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS[:PLAYOUT][:KEY=VALUE], pretrained:sample, a checkpoint path (.pt/.npz), or package.module:callable")
+
+
+#: a dotted Python name: ``package.module`` or ``Class.method``
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+def _is_callable_spec(spec: Any) -> bool:
+    """``module:callable``, and not one of the forms :func:`_make` reads
+    (``ismcts:SIMS``, ``pretrained:sample``, ``final.pt:sample``)."""
+    if not isinstance(spec, str):
+        return False
+    module, sep, attr = spec.partition(":")
+    return (bool(sep) and module not in NAMES and not module.endswith((".pt", ".npz"))
+            and not os.path.exists(module) and bool(_DOTTED.fullmatch(module)) and bool(_DOTTED.fullmatch(attr)))
+
+
+def _load_callable(spec: str, seed: int | None) -> BasePolicy:
+    """The policy returned by ``package.module:callable`` (module docstring)."""
+    module_name, _, attr = spec.partition(":")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        # the `spyenvs` script's path starts at its bin folder: find the user's own
+        # modules in the current directory as `python -m` would, after installed ones
+        sys.path.append(os.getcwd())
+    try:
+        target: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"policy {spec!r}: cannot import module {module_name!r}: {exc}") from None
+    for part in attr.split("."):
+        if not hasattr(target, part):
+            raise ValueError(f"policy {spec!r}: module {module_name!r} has no attribute {attr!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise ValueError(f"policy {spec!r}: {attr!r} is not callable (a function or class returning a policy)")
+    takes_seed = False
+    try:
+        takes_seed = "seed" in inspect.signature(target).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: call it plainly
+        pass
+    policy = target(seed=seed) if takes_seed else target()
+    if not callable(getattr(policy, "act", None)):
+        raise ValueError(f"policy {spec!r}: {attr}() returned {type(policy).__name__}, which has no "
+                         "act(observation, mask) method (see spyenvs.agents.policy)")
+    return policy if isinstance(policy, BasePolicy) else PlainPolicy(policy, name=spec)
+
+
+class PlainPolicy(BasePolicy):
+    """A user's object with ``act`` (and perhaps ``act_batch``, ``bind``,
+    ``reseed``) as a :class:`BasePolicy`; what it lacks comes from the defaults."""
+
+    def __init__(self, inner: Any, name: str):
+        self.inner = inner
+        self.name = getattr(inner, "name", None) or name
+
+    def act(self, observation, mask) -> int:
+        return int(self.inner.act(observation, mask))
+
+    def act_batch(self, observations, masks):
+        if callable(getattr(self.inner, "act_batch", None)):
+            return self.inner.act_batch(observations, masks)
+        return super().act_batch(observations, masks)
+
+    def bind(self, game, seat: int) -> BasePolicy:
+        if not callable(getattr(self.inner, "bind", None)):
+            return self
+        bound = self.inner.bind(game, seat)
+        return bound if isinstance(bound, BasePolicy) else PlainPolicy(bound, self.name)
+
+    def reseed(self, seed: int) -> None:
+        if callable(getattr(self.inner, "reseed", None)):
+            self.inner.reseed(seed)

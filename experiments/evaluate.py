@@ -6,7 +6,8 @@ equally often. Win rates are per role kind (win 1, draw 1/2, loss 0; a team win
 counts for each member) with Wilson 95% intervals. A tournament plays every ordered
 pair of a population and fits Elo ratings to all its games: A beats the rest of the
 table with probability ``sigmoid(ln10/400 * (R_A - R_B) + logit(1/N))``, so that two
-equal players in an N-seat game win 1/N each. Results go out as JSON and a markdown
+equal players in an N-seat game win 1/N each; :func:`fit_rating` places one player
+against fixed anchor ratings with the same model (the score card). Results go out as JSON and a markdown
 table; :func:`plot_learning_curve` draws a training run's evaluation history.
 
     python -m spyenvs.experiments.evaluate unrest_v0 random heuristic runs/unrest_v0/final.pt --games 200
@@ -106,6 +107,13 @@ def evaluate_vs(game: Any, config: dict | None, candidate, opponent, games: int,
             "games": games, "seconds": time.monotonic() - t0, "decisions": decisions}
 
 
+#: the small ridge of both fits, in score units per rating point: it keeps a player
+#: who never wins (or always wins) at a finite rating
+RIDGE = 1e-4
+#: ln(10) / 400: a 400-point gap is 10:1 odds
+ELO_SCALE = math.log(10) / 400
+
+
 def fit_elo(results: list[tuple[str, str, float, int]], names: list[str], num_players: int,
             anchor: str | None = None, iters: int = 2000) -> dict[str, float]:
     """Elo ratings from (A, B, A's total score, games) records; see module docstring.
@@ -113,7 +121,7 @@ def fit_elo(results: list[tuple[str, str, float, int]], names: list[str], num_pl
     idx = {nm: i for i, nm in enumerate(names)}
     r = np.zeros(len(names))
     offset = math.log(1.0 / (num_players - 1)) if num_players > 1 else 0.0  # logit(1/N)
-    k = math.log(10) / 400
+    k = ELO_SCALE
     lr = 50.0
     for _ in range(iters):
         grad = np.zeros_like(r)
@@ -124,11 +132,58 @@ def fit_elo(results: list[tuple[str, str, float, int]], names: list[str], num_pl
             grad[idx[a]] += (s - m * p)
             grad[idx[b]] -= (s - m * p)
         # small ridge keeps never-winning/always-winning players finite
-        grad -= 1e-4 * r
+        grad -= RIDGE * r
         total = sum(m for *_, m in results) or 1
         r += lr * grad / total * len(names)
     base = r[idx[anchor or names[0]]]
     return {nm: float(1000 + r[i] - base) for nm, i in idx.items()}
+
+
+def fit_rating(results: list[tuple[str, float, int]], anchors: dict[str, float], num_players: int) -> dict[str, Any]:
+    """One player's Elo against fixed ``anchors`` (name -> rating), from
+    (opponent, the player's total score, games) records. The anchors never move.
+
+    The model is :func:`fit_elo`'s: the N-player offset, and the same ridge, here
+    pulling towards the anchors' mean. The estimate solves "expected score = actual
+    score" (plus the ridge), which is monotone in the rating, by bisection. Returns
+    ``{"elo", "se", "bound"}``: ``se`` is the standard error from the curvature of the
+    log-likelihood at the estimate (the observed information); ``bound`` is
+    ``"lower"`` when the player won every game (the likelihood alone would put it at
+    infinity and the ridge holds it finite, so the true rating is at least this),
+    ``"upper"`` when it lost every game, else None.
+    """
+    played = [(anchors[b], s, m) for b, s, m in results if m]
+    if not played:
+        raise ValueError("no games to fit a rating from")
+    offset = math.log(1.0 / (num_players - 1)) if num_players > 1 else 0.0
+    prior = sum(anchors.values()) / len(anchors)
+
+    def p_win(rating: float, anchor: float) -> float:
+        x = ELO_SCALE * (rating - anchor) + offset
+        return 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0
+
+    def surplus(rating: float) -> float:  # actual minus expected score, minus the ridge: decreasing
+        return sum(s - m * p_win(rating, a) for a, s, m in played) - RIDGE * (rating - prior)
+
+    lo, hi = min(anchors.values()) - 1000.0, max(anchors.values()) + 1000.0
+    while surplus(lo) < 0:
+        lo -= 1000.0
+    while surplus(hi) > 0:
+        hi += 1000.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if surplus(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-6:
+            break
+    rating = (lo + hi) / 2
+    info = sum(m * p_win(rating, a) * (1 - p_win(rating, a)) for a, _, m in played) * ELO_SCALE ** 2
+    info += RIDGE * ELO_SCALE
+    score, games = sum(s for _, s, _ in played), sum(m for *_, m in played)
+    bound = "lower" if score >= games else ("upper" if score <= 0 else None)
+    return {"elo": rating, "se": 1.0 / math.sqrt(info), "bound": bound}
 
 
 def tournament(game: Any, config: dict | None, population: dict[str, Any], games: int, seed: int = 0,

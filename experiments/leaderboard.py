@@ -11,19 +11,27 @@ Three jobs, each one command:
   ``agents/pretrained/<env_id>.json``.
 * ``ENV [ENV ...]`` (the leaderboard): a round-robin of ``random``, ``heuristic``,
   ``ismcts:SIMS`` and ``pretrained`` on each game's default config, with Elo and
-  per-match intervals, written to ``docs/leaderboard/<env_id>.json``.
+  per-match intervals, written to ``docs/leaderboard/<env_id>.json``. With
+  ``--ladder`` it also freezes the score card's ladder, ``agents/ladder/<env_id>.json``
+  (:mod:`spyenvs.agents.ladder`): Elo refitted over the matches among the ladder bots
+  (:data:`LADDER_BOTS`) only, random pinned at 1000. ``--ladder --from-saved`` makes
+  the ladder from the saved round-robin instead of playing one. This script is the
+  only writer of ladder files.
 * ``--tables``: regenerate the results table in README.md (section Results) and the leaderboard in
   ``docs/results.md`` from those shipped files (between their ``<!-- results: ... -->``
   markers), never by hand.
 
     python -m spyenvs.experiments.leaderboard --ship runs/the_agents_v0
     python -m spyenvs.experiments.leaderboard the_agents_v0 unrest_v0 --games 40 --ismcts 50
+    python -m spyenvs.experiments.leaderboard unrest_v0 --games 200 --ladder
+    python -m spyenvs.experiments.leaderboard --ladder --from-saved
     python -m spyenvs.experiments.leaderboard --tables
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -31,15 +39,24 @@ import sys
 import time
 
 from spyenvs.agents import HeuristicPolicy, RandomPolicy, make_policy
+from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
+from spyenvs.agents.ladder import read_ladder
 from spyenvs.agents.pretrained import available
 from spyenvs.agents.torch_policy import TorchPolicy
-from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pct, pin_blas_threads, tournament
+from spyenvs.experiments.evaluate import (evaluate_vs, fit_elo, games_for, load_average, pct, pin_blas_threads,
+                                          tournament)
 from spyenvs.registry import ENV_IDS, game_info, make_game
 from spyenvs.tools.arguments import run_reporting_errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
 LEADERBOARD = os.path.join(ROOT, "docs", "leaderboard")
+LADDER = os.path.join(ROOT, "agents", "ladder")
+#: the score card's opponents, weakest first. Adding a bot (``expert``) is: name it
+#: here, then rerun ``ENV --ladder``; the score card reads its bots from the file
+LADDER_BOTS = ("random", "heuristic", "pretrained")
+#: the ladder bot pinned at 1000
+LADDER_ANCHOR = "random"
 
 
 
@@ -96,6 +113,7 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: 
 def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress=None) -> dict:
     """Round-robin of random, heuristic, ismcts:SIMS and pretrained (default config)."""
     names = ["random", "heuristic", f"ismcts:{sims}"] + (["pretrained"] if env_id in available() else [])
+    names += [b for b in LADDER_BOTS if b not in names and b != "pretrained"]
     population = {nm: make_policy(nm, seed=seed + i) for i, nm in enumerate(names)}
     t0 = time.monotonic()
     res = tournament(env_id, {}, population, games, seed, progress=progress)
@@ -105,6 +123,74 @@ def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress=None
     with open(os.path.join(LEADERBOARD, f"{env_id}.json"), "w") as f:
         json.dump(res, f, indent=1)
     return res
+
+
+# ------------------------------------------------------------------- ladder
+def ladder_from_round_robin(res: dict, source: str, seconds: float | None = None, load: str | None = None) -> dict:
+    """The score card's ladder from a round-robin (:func:`leaderboard`'s result): Elo
+    of the :data:`LADDER_BOTS` it holds, refitted over their matches with each other
+    only, :data:`LADDER_ANCHOR` pinned at 1000. ``seconds`` (default: those matches'
+    own time) and ``load`` (default: the round-robin's) describe the games."""
+    bots = [b for b in LADDER_BOTS if b in res["population"]]
+    if LADDER_ANCHOR not in bots or len(bots) < 2:
+        raise ValueError(f"{res['env_id']}: a ladder needs {LADDER_ANCHOR} and another bot; the round-robin has "
+                         f"{', '.join(res['population'])}")
+    matches = [{"candidate": m["candidate"], "opponent": m["opponent"], "games": m["games"],
+                "score": sum(v["score"] for v in m["kinds"].values())}
+               for m in res["matches"] if m["candidate"] in bots and m["opponent"] in bots]
+    sides = res["matches"][0]["sides"]
+    # 10x fit_elo's default iterations: a ladder is fixed for good, so fit it to convergence
+    # (the default stops ~25 points short when a bot never beats another)
+    ratings = fit_elo([(m["candidate"], m["opponent"], m["score"], m["games"]) for m in matches], bots, sides,
+                      anchor=LADDER_ANCHOR, iters=20_000)
+    ratings = {b: round(ratings[b], 1) for b in bots}
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    # the date it was made and a digest of its games and ratings: one version, one set of numbers
+    digest = hashlib.sha256(json.dumps([res["env_id"], res["config"], bots, matches, ratings], sort_keys=True).encode())
+    return {"format": LADDER_FORMAT, "ladder_version": f"{date}.{digest.hexdigest()[:8]}", "env_id": res["env_id"],
+            "config": res["config"], "num_players": res["num_players"], "sides": sides, "bots": bots,
+            "ratings": ratings, "anchor": LADDER_ANCHOR,
+            "games_per_pair": res["games_per_match"], "matches": matches, "date": date,
+            "seconds": round(seconds if seconds is not None else sum(m.get("seconds", 0.0) for m in res["matches"]
+                                                                     if m["candidate"] in bots
+                                                                     and m["opponent"] in bots), 1),
+            "load": load if load is not None else res.get("load", "?"), "source": source}
+
+
+def write_ladder(ladder: dict, folder: str = LADDER) -> str:
+    """Write ``ladder`` as ``<env_id>.json`` (a ladder is for the game's default config)."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{ladder['env_id']}.json")
+    with open(path, "w") as f:
+        json.dump(ladder, f, indent=1)
+        f.write("\n")
+    read_ladder(path)  # what the score card will read back
+    return path
+
+
+def ladder_from_saved(env_id: str) -> dict:
+    """The ladder refitted from the saved round-robin ``docs/leaderboard/<env_id>.json``,
+    without playing a game."""
+    path = os.path.join(LEADERBOARD, f"{env_id}.json")
+    with open(path) as f:
+        res = json.load(f)
+    source = (f"refitted from the saved round-robin docs/leaderboard/{env_id}.json "
+              f"({res['games_per_match']} games per ordered pair, population {', '.join(res['population'])}; "
+              f"load {res.get('load', '?')} while it ran) by leaderboard --ladder --from-saved")
+    return ladder_from_round_robin(res, source)
+
+
+def ladder_section() -> str:
+    """Per game: the frozen ladder ratings a score card is measured against."""
+    lines = ["| env | ladder version | bot | Elo | games per ordered pair | made |", "|---|---|---|---|---|---|"]
+    for name in sorted(os.listdir(LADDER)) if os.path.isdir(LADDER) else []:
+        if not name.endswith(".json"):
+            continue
+        lad = read_ladder(os.path.join(LADDER, name))
+        for bot in lad["bots"]:
+            lines.append(f"| {lad['env_id']} | {lad['ladder_version']} | {bot} | {lad['ratings'][bot]:.0f} "
+                         f"| {lad['games_per_pair']} | {lad['date']} |")
+    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------- tables
@@ -166,7 +252,8 @@ def replace_between(text: str, marker: str, body: str) -> str:
 
 
 def write_tables(readme: str = os.path.join(ROOT, "README.md"),
-                 results_md: str = os.path.join(ROOT, "docs", "results.md")) -> None:
+                 results_md: str = os.path.join(ROOT, "docs", "results.md"),
+                 benchmarking_md: str = os.path.join(ROOT, "docs", "benchmarking.md")) -> None:
     with open(readme) as f:
         text = f.read()
     with open(readme, "w") as f:
@@ -176,6 +263,10 @@ def write_tables(readme: str = os.path.join(ROOT, "README.md"),
     text = replace_between(text, "pretrained", results_table())
     with open(results_md, "w") as f:
         f.write(replace_between(text, "leaderboard", leaderboard_section()))
+    with open(benchmarking_md) as f:
+        text = f.read()
+    with open(benchmarking_md, "w") as f:
+        f.write(replace_between(text, "ladder", ladder_section()))
 
 
 def main(argv=None) -> int:
@@ -186,7 +277,13 @@ def main(argv=None) -> int:
                     help="--ship: games per role (default 200); leaderboard: games per ordered pair (default 40)")
     ap.add_argument("--ismcts", type=int, default=50, help="ISMCTS simulations per move in the leaderboard")
     ap.add_argument("--reevaluate", action="store_true", help="--ship: measure the file again, not the run's figures")
-    ap.add_argument("--tables", action="store_true", help="regenerate the README and docs/results.md tables")
+    ap.add_argument("--ladder", action="store_true",
+                    help="also freeze the score card's ladder agents/ladder/ENV.json from the round-robin")
+    ap.add_argument("--from-saved", action="store_true",
+                    help="--ladder: refit it from docs/leaderboard/ENV.json (every saved one without ENV) "
+                         "instead of playing")
+    ap.add_argument("--tables", action="store_true",
+                    help="regenerate the README, docs/results.md and docs/benchmarking.md tables")
     args = ap.parse_args(argv)
     pin_blas_threads()
     say = lambda m: print(m, file=sys.stderr)  # noqa: E731
@@ -195,15 +292,25 @@ def main(argv=None) -> int:
         raise SystemExit(f"spyenvs: error: unknown env id {bad[0]!r}; available: {', '.join(ENV_IDS)}")
     if args.games is not None and args.games < 1:
         raise SystemExit("spyenvs: error: --games must be at least 1")
+    if args.from_saved and not args.ladder:
+        raise SystemExit("spyenvs: error: --from-saved goes with --ladder")
     for run_dir in args.ship or []:
         rec = ship(run_dir, args.games or 200, progress=say, reevaluate=args.reevaluate)
         say(f"shipped {rec['env_id']} ({rec['file_bytes'] // 1024} KiB)")
-    for env_id in args.envs:
+    if args.from_saved:
+        saved = sorted(f[: -len(".json")] for f in os.listdir(LEADERBOARD) if f.endswith(".json"))
+        for env_id in args.envs or saved:
+            say(f"wrote {write_ladder(ladder_from_saved(env_id))}")
+    for env_id in [] if args.from_saved else args.envs:
         say(f"{env_id}: leaderboard ...")
-        leaderboard(env_id, args.games or 40, args.ismcts)
+        res = leaderboard(env_id, args.games or 40, args.ismcts)
+        if args.ladder:
+            source = (f"played by leaderboard {env_id} --ladder: a round-robin of {', '.join(res['population'])}, "
+                      f"{res['games_per_match']} games per ordered pair, also saved as docs/leaderboard/{env_id}.json")
+            say(f"wrote {write_ladder(ladder_from_round_robin(res, source))}")
     if args.tables:
         write_tables()
-    if not (args.ship or args.envs or args.tables):
+    if not (args.ship or args.envs or args.tables or args.from_saved):
         ap.print_usage(sys.stderr)
         return 2
     return 0

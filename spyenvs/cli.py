@@ -1,4 +1,4 @@
-"""The `spyenvs` command: list, play, replay, match and bench the envs; train and eval need the train extra.
+"""The `spyenvs` command: list, play, replay, match and bench the envs, score a policy; train and eval need the train extra.
 
 Each subcommand is a small function here that calls into the module that owns the
 work. This module is the top: nothing imports it. The argument lists that the
@@ -18,6 +18,7 @@ from .core.progress import progress_bar
 from .core.records import load_record
 from .tools.arguments import (
     add_eval_arguments,
+    add_scorecard_arguments,
     add_train_arguments,
     non_negative_int,
     parse_key_values,
@@ -171,6 +172,11 @@ def cmd_eval(args) -> int:
     return _experiments("evaluate").run(args)
 
 
+def cmd_scorecard(args) -> int:
+    registry.env_module(args.env_id)
+    return _experiments("scorecard").run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spyenvs", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -240,6 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("eval", help="tournament between policies: win rates per role, Elo")
     add_eval_arguments(p)
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("scorecard", help="a policy against the game's fixed ladder of bots: win rates per role, "
+                                         "Elo on the ladder's frozen scale")
+    add_scorecard_arguments(p)
+    p.set_defaults(func=cmd_scorecard)
     return parser
 
 

@@ -1,5 +1,5 @@
 """Command-line arguments shared by ``spyenvs`` and the scripts it runs: the
-KEY=VALUE parser, the ``train`` and ``eval`` argument lists, and
+KEY=VALUE parser, the ``train``, ``eval`` and ``scorecard`` argument lists, and
 :func:`run_reporting_errors`, which ends every user error as one line.
 
 They live here, below both, so that :mod:`spyenvs.cli` is the only top: the CLI
@@ -136,4 +136,18 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-decisions", type=positive_int, default=5000)
     p.add_argument("--curve", metavar="HISTORY.json", default=None,
                    help="also plot a training run's history.json as learning_curve.png (in --out, else beside it)")
+    p.add_argument("--quiet", action="store_true")
+
+
+def add_scorecard_arguments(p: argparse.ArgumentParser) -> None:
+    """``spyenvs scorecard``."""
+    p.add_argument("env_id", help="env id (spyenvs list)")
+    p.add_argument("policy", help="random, heuristic, pretrained, ismcts[:SIMS], a checkpoint path, "
+                                  "or package.module:callable returning a policy")
+    p.add_argument("--games", type=positive_int, default=100, help="games per role against each ladder bot")
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="game config option (a config without a ladder gets win rates and no rating)")
+    p.add_argument("--out", default="scorecards", help="folder for ENV-POLICY.json and .md (default scorecards/)")
+    p.add_argument("--max-decisions", type=positive_int, default=5000, help="a longer game counts as a draw")
     p.add_argument("--quiet", action="store_true")

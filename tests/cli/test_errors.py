@@ -230,6 +230,8 @@ def bad_argument_cases(tmp_path):
         ["eval"], ["eval", "nope_v0", "random", "random"], ["eval", "unrest_v0", "random"],
         ["eval", "unrest_v0", "random", "random", "--max-decisions", "0"],
         ["eval", "unrest_v0", "random", "nonsense", "--games", "1", "--quiet"],
+        ["scorecard"], ["scorecard", "nope_v0", "random"], ["scorecard", "unrest_v0", "nonsense", "--quiet"],
+        ["scorecard", "unrest_v0", "random", "--games", "0"], ["scorecard", "unrest_v0", "no_such_mod:make"],
         ["nonsense"], [],
     ]
 
@@ -260,6 +262,7 @@ def test_modules_run_with_python_m_print_one_line_not_a_traceback(tmp_path):
         ["spyenvs.experiments.train_selfplay", "unrest_v0", "--opt", "net.drop_constant_inputs=maybe", "--quiet"],
         ["spyenvs.experiments.leaderboard", "--ship", str(tmp_path / "no_run")],
         ["spyenvs.experiments.evaluate", "unrest_v0", "random", "nonsense", "--games", "1", "--quiet"],
+        ["spyenvs.experiments.scorecard", "unrest_v0", "nonsense", "--quiet"],
     ]
     for argv in cases:
         proc = subprocess.run([sys.executable, "-m", *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120)

@@ -147,3 +147,24 @@ def test_train_finds_its_shipped_config_outside_the_checkout(installed):
         "print('ok')"
     )
     assert _run([installed["python"], "-c", code], installed["cwd"], installed["env"]).strip() == "ok"
+
+
+def test_scorecard_reads_its_shipped_ladder_from_the_wheel(installed):
+    """The ladders ship as package data, and a score card runs on a core install
+    (the pretrained bot is numpy: no torch)."""
+    spyenvs = str(installed["bin"] / "spyenvs")
+    out = installed["cwd"] / "cards"
+    _run([spyenvs, "scorecard", "unrest_v0", "random", "--games", "1", "--quiet", "--out", str(out)],
+         installed["cwd"], installed["env"])
+    code = (
+        "import json, sys\n"
+        "from spyenvs.agents.ladder import HERE, available\n"
+        "assert 'site-packages' in HERE, HERE\n"
+        "assert available() == ['specter_ops_v0', 'spy_games_v0', 'the_agents_v0', 'unrest_v0'], available()\n"
+        "card = json.load(open(sys.argv[1]))\n"
+        "assert card['ladder']['file'] == 'unrest_v0.json' and card['rating'] is not None\n"
+        "print('ok')"
+    )
+    done = _run([installed["python"], "-c", code, str(out / "unrest_v0-random.json")], installed["cwd"],
+                installed["env"])
+    assert done.strip() == "ok"

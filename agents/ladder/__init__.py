@@ -1,0 +1,95 @@
+"""The score card's fixed Elo scale: per game and config, the frozen ratings of a
+ladder of bots (random pinned at 1000, then heuristic, pretrained, ...), shipped as
+``<env_id>.json`` beside this file for the game's default config.
+
+A ladder file is written only by ``python -m spyenvs.experiments.leaderboard
+--ladder`` from a round-robin among its bots, and records where its numbers came
+from: the matches, games per ordered pair, date, seconds and load average. The bots
+a score card plays are the file's ``bots``, so adding one to the ladder is a data
+change. Here the files are found and checked; :mod:`spyenvs.experiments.scorecard`
+plays against them and never changes them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from spyenvs.registry import make_game
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+#: the layout of a ladder file; bumped when a key changes meaning
+FORMAT = 1
+KEYS = ("format", "ladder_version", "env_id", "config", "bots", "ratings", "anchor", "games_per_pair",
+        "matches", "date", "seconds", "load", "source")
+
+
+class LadderError(ValueError):
+    """No ladder for a game and config, or a ladder file that is not one."""
+
+
+def ladder_path(env_id: str, tag: str | None = None) -> str:
+    """``<env_id>.json`` (the default config) or ``<env_id>-<tag>.json`` (another)."""
+    return os.path.join(HERE, f"{env_id}-{tag}.json" if tag else f"{env_id}.json")
+
+
+def available() -> list[str]:
+    """Env ids with at least one shipped ladder."""
+    return sorted({f[: -len(".json")].split("-", 1)[0] for f in os.listdir(HERE) if f.endswith(".json")})
+
+
+def read_ladder(path: str) -> dict[str, Any]:
+    """One ladder file, checked for the keys a score card relies on."""
+    with open(path) as f:
+        try:
+            ladder = json.load(f)
+        except json.JSONDecodeError as exc:
+            raise LadderError(f"{path}: not a ladder file ({exc})") from None
+    missing = [k for k in KEYS if k not in ladder] if isinstance(ladder, dict) else list(KEYS)
+    if missing:
+        raise LadderError(f"{path}: not a ladder file (missing {', '.join(missing)})")
+    if ladder["format"] != FORMAT:
+        raise LadderError(f"{path}: ladder format {ladder['format']}, this spyenvs reads {FORMAT}")
+    if set(ladder["bots"]) != set(ladder["ratings"]):
+        raise LadderError(f"{path}: its bots {ladder['bots']} and ratings {sorted(ladder['ratings'])} differ")
+    return ladder
+
+
+def full_config(env_id: str, config: dict[str, Any] | None) -> dict[str, Any]:
+    """Every option of ``env_id``'s config, defaults filled in, as JSON would hold it
+    (so a ladder written before an option with a neutral default was added still matches)."""
+    return json.loads(json.dumps(make_game(env_id, **(config or {})).config))
+
+
+def find_ladder(env_id: str, config: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The shipped ladder of ``env_id`` whose config is ``config`` (default: the
+    game's default config), with its file name under ``"file"``; None when
+    ``env_id`` has ladders but none for this config."""
+    wanted = full_config(env_id, config)
+    names = sorted(f for f in os.listdir(HERE)
+                   if f.endswith(".json") and (f == f"{env_id}.json" or f.startswith(f"{env_id}-")))
+    if not names:
+        raise LadderError(f"no score-card ladder for {env_id}; shipped for: {', '.join(available()) or 'none'}")
+    for name in names:
+        ladder = read_ladder(os.path.join(HERE, name))
+        if full_config(env_id, ladder["config"]) == wanted:
+            return {**ladder, "file": name}
+    return None
+
+
+def config_difference(env_id: str, config: dict[str, Any] | None, ladder: dict[str, Any]) -> str:
+    """``key=value (ladder: other)`` for each option where ``config`` and ``ladder``'s differ."""
+    wanted, have = full_config(env_id, config), full_config(env_id, ladder["config"])
+    return ", ".join(f"{k}={wanted.get(k)!r} (ladder: {v!r})" for k, v in have.items() if wanted.get(k) != v)
+
+
+def load_ladder(env_id: str, config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """:func:`find_ladder`, or an error naming how ``config`` differs from the default ladder."""
+    ladder = find_ladder(env_id, config)
+    if ladder is None:
+        default = find_ladder(env_id)
+        differs = config_difference(env_id, config, default) if default else "its options"
+        raise LadderError(f"no score-card ladder for {env_id} with this config (it differs from the "
+                          f"default config's ladder in {differs})")
+    return ladder
