@@ -18,6 +18,7 @@ from .core.progress import progress_bar
 from .core.records import load_record
 from .tools.arguments import (
     add_eval_arguments,
+    add_exploit_arguments,
     add_train_arguments,
     non_negative_int,
     parse_key_values,
@@ -165,6 +166,11 @@ def cmd_eval(args) -> int:
     return _experiments("evaluate").run(args)
 
 
+def cmd_exploit(args) -> int:
+    registry.env_module(args.env_id)  # unknown ids fail before anything is trained
+    return _experiments("exploit", needs=TRAIN_EXTRA_MODULES).run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spyenvs", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -230,6 +236,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("eval", help="tournament between policies: win rates per role, Elo")
     add_eval_arguments(p)
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("exploit", help="approximate exploitability: train a best response to a frozen policy "
+                                       "(needs the train extra)")
+    add_exploit_arguments(p)
+    p.set_defaults(func=cmd_exploit)
     return parser
 
 
