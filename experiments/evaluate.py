@@ -21,7 +21,7 @@ import math
 import os
 import sys
 import time
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -58,10 +58,11 @@ def seat_groups(game: Any) -> list[list[int]]:
     return groups
 
 
-def games_for(game: Any, games_per_role: int) -> int:
-    """Games to play so that every role kind gets at least ``games_per_role`` games
-    with the candidate's seat group rotating (a whole number of rotations)."""
-    groups = seat_groups(game)
+def games_for(game: Any, games_per_role: int, kinds: Sequence[str] | None = None) -> int:
+    """Games to play so that every role kind (or each of ``kinds``) gets at least
+    ``games_per_role`` games with the candidate's seat group rotating (a whole number
+    of rotations)."""
+    groups = _groups_of(game, kinds)
     per_kind: dict[str, int] = {}
     for grp in groups:
         k = role_kind(game.roles[grp[0]])
@@ -70,19 +71,30 @@ def games_for(game: Any, games_per_role: int) -> int:
     return rotations * len(groups)
 
 
+def _groups_of(game: Any, kinds: Sequence[str] | None) -> list[list[int]]:
+    """:func:`seat_groups`, only those of ``kinds`` when given (an unknown kind is a ValueError)."""
+    groups = seat_groups(game)
+    if kinds is None:
+        return groups
+    unknown = [k for k in kinds if k not in role_kinds(game.roles)]
+    if unknown:
+        raise ValueError(f"role kind {unknown[0]!r} not in {game.env_id}; allowed: {', '.join(role_kinds(game.roles))}")
+    return [grp for grp in groups if role_kind(game.roles[grp[0]]) in kinds]
+
+
 def evaluate_vs(game: Any, config: dict | None, candidate, opponent, games: int, seed: int = 0,
-                max_decisions: int | None = 5000, progress=None) -> dict[str, Any]:
+                max_decisions: int | None = 5000, progress=None, kinds: Sequence[str] | None = None) -> dict[str, Any]:
     """``candidate`` in one rotating seat group (:func:`seat_groups`: a team role
-    takes every seat of its team), ``opponent`` in all the others. In an N-player
-    game the rate of a kind is its win share.
+    takes every seat of its team; with ``kinds``, only the groups of those role
+    kinds), ``opponent`` in all the others. In an N-player game the rate of a kind is
+    its win share.
 
     Returns ``{"kinds": {kind: {"score", "games", "rate", "low", "high"}}, ...}``.
     """
     g = _new_game(game, config)
     n = g.num_players
-    groups = seat_groups(g)
-    kinds = role_kinds(g.roles)
-    tally = {k: [0.0, 0] for k in kinds}
+    groups = _groups_of(g, kinds)
+    tally = {k: [0.0, 0] for k in role_kinds(g.roles)}
     t0 = time.monotonic()
     decisions = 0
     for i in range(games):

@@ -19,6 +19,7 @@ from .core.records import load_record
 from .tools.arguments import (
     add_eval_arguments,
     add_scorecard_arguments,
+    add_exploit_arguments,
     add_train_arguments,
     non_negative_int,
     parse_key_values,
@@ -177,6 +178,11 @@ def cmd_scorecard(args) -> int:
     return _experiments("scorecard").run(args)
 
 
+def cmd_exploit(args) -> int:
+    registry.env_module(args.env_id)  # unknown ids fail before anything is trained
+    return _experiments("exploit", needs=TRAIN_EXTRA_MODULES).run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="spyenvs", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -251,6 +257,11 @@ def build_parser() -> argparse.ArgumentParser:
                                          "Elo on the ladder's frozen scale")
     add_scorecard_arguments(p)
     p.set_defaults(func=cmd_scorecard)
+
+    p = sub.add_parser("exploit", help="approximate exploitability: train a best response to a frozen policy "
+                                       "(needs the train extra)")
+    add_exploit_arguments(p)
+    p.set_defaults(func=cmd_exploit)
     return parser
 
 

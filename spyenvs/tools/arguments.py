@@ -151,3 +151,31 @@ def add_scorecard_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="scorecards", help="folder for ENV-POLICY.json and .md (default scorecards/)")
     p.add_argument("--max-decisions", type=positive_int, default=5000, help="a longer game counts as a draw")
     p.add_argument("--quiet", action="store_true")
+
+
+def add_exploit_arguments(p: argparse.ArgumentParser) -> None:
+    """``spyenvs exploit`` (:mod:`spyenvs.experiments.exploit`)."""
+    p.add_argument("env_id", help="env id, e.g. unrest_v0")
+    p.add_argument("policy", help="the frozen policy: random, heuristic, pretrained, a checkpoint path, or any "
+                                  "other make_policy spec")
+    p.add_argument("--minutes", type=positive_float, required=True,
+                   help="wall-clock training budget per role kind (fractions allowed), warm start included")
+    p.add_argument("--games", type=positive_int, default=200, help="final evaluation games per role (default 200)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help="game config option")
+    p.add_argument("--kind", action="append", default=None,
+                   help="role kind to probe (repeatable; default every kind of the config)")
+    p.add_argument("--seed", type=non_negative_int, default=0)
+    p.add_argument("--warm-start", action=argparse.BooleanOptionalAction, default=True,
+                   help="clone the heuristic before PPO, as the recipe does (default on; docs/exploitability.md)")
+    p.add_argument("--points", type=positive_int, default=5,
+                   help="evaluations on the curve, the first before PPO (default 5)")
+    p.add_argument("--curve-games", type=positive_int, default=50, help="games per role of each curve point")
+    p.add_argument("--max-timesteps", type=positive_int, default=None,
+                   help="also stop after this many learner decisions")
+    p.add_argument("--no-references", action="store_true",
+                   help="skip random's and the heuristic's scores against POLICY")
+    p.add_argument("--config", default=None, help="training recipe (default configs/<game>.yaml)")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
+                   help="override a recipe option, dotted (n_envs=16, ppo.learning_rate=3e-4)")
+    p.add_argument("--out", default=None, help="output folder (default runs/exploit/<env_id>-<policy>)")
+    p.add_argument("--quiet", action="store_true")

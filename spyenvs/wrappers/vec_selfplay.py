@@ -27,7 +27,11 @@ part from the actor and gives it to the critic.
 Every game has its own random stream (seat rotation, game seeds, opponent draws):
 SB3's ``seed(s)`` gives game ``i`` the seed ``s + i`` at the next reset, exactly as a
 ``SelfPlayEnv`` reset with that seed, so both produce the same episodes against the
-same deterministic opponent. Auto-reset follows SB3: a finished episode's ``done`` is
+same deterministic opponent. With ``learner_teams`` the learner takes every seat of a
+team kind (``game.team_kinds``, e.g. Specter Ops' hunters) in the same episode, as
+evaluation seats a candidate (:func:`spyenvs.experiments.evaluate.seat_groups`): its
+decisions in those seats, each from that seat's own observation, form one trajectory
+that ends with the team's payoff. Auto-reset follows SB3: a finished episode's ``done`` is
 True, its last observation is in ``infos[i]["terminal_observation"]``, truncation sets
 ``infos[i]["TimeLimit.truncated"]``, and the returned observation is the next
 episode's first.
@@ -56,14 +60,15 @@ from .selfplay import learner_seats, observation_scale, opponent_class_bits
 class _Slot:
     """One game of the vector and its episode bookkeeping."""
 
-    __slots__ = ("game", "rng", "next_seat", "seat", "bound", "names", "decisions", "learner_steps",
+    __slots__ = ("game", "rng", "next_seat", "seat", "group", "bound", "names", "decisions", "learner_steps",
                  "kind_index", "started", "opponent_bits")
 
     def __init__(self, game):
         self.game = game
         self.rng = np.random.default_rng()
         self.next_seat = 0
-        self.seat = 0
+        self.seat = 0  # the learner's seat (in a team episode, the one deciding now)
+        self.group: tuple[int, ...] = (0,)  # every seat the learner plays this episode
         self.bound: list[Any] = []
         self.names = ""
         self.decisions = 0
@@ -95,6 +100,7 @@ class VecSelfPlayEnv(VecEnv):
         seed: int | None = None,
         opponent_classes: Sequence[str] = (),
         obs_columns: Sequence[int] | None = None,
+        learner_teams: bool = False,
     ):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -109,6 +115,16 @@ class VecSelfPlayEnv(VecEnv):
         self.roles = tuple(g.roles)
         self.kinds, self.learner_kinds, self.learner_seats = learner_seats(g.roles, learner_kinds)
         self.seat_kind = [self.kinds.index(role_kind(r)) for r in g.roles]
+        # the seat groups the learner rotates over: one seat each, or with learner_teams
+        # every seat of a team kind together
+        team = set(getattr(g, "team_kinds", ())) if learner_teams else set()
+        self.learner_groups: list[tuple[int, ...]] = []
+        for s in self.learner_seats:
+            k = role_kind(g.roles[s])
+            if k not in team:
+                self.learner_groups.append((s,))
+            elif not any(role_kind(g.roles[grp[0]]) == k for grp in self.learner_groups):
+                self.learner_groups.append(tuple(t for t in self.learner_seats if role_kind(g.roles[t]) == k))
         self.max_decisions = max_decisions
         self.mix_opponents = mix_opponents
         self.auto_play_forced = auto_play_forced
@@ -202,7 +218,8 @@ class VecSelfPlayEnv(VecEnv):
         """Deal a new game in ``slot`` with a new learner seat and opponents (the same
         random draws, in the same order, as ``SelfPlayEnv.reset``)."""
         g = slot.game
-        slot.seat = self.learner_seats[slot.next_seat % len(self.learner_seats)]
+        slot.group = self.learner_groups[slot.next_seat % len(self.learner_groups)]
+        slot.seat = slot.group[0]
         slot.next_seat += 1
         g.reset(int(slot.rng.integers(2**62)))
         slot.decisions = 0
@@ -212,8 +229,8 @@ class VecSelfPlayEnv(VecEnv):
             drawn = [self._draw(slot) for _ in g.roles]
         else:
             drawn = [self._draw(slot)] * len(g.roles)
-        slot.bound = [None if s == slot.seat else self._bind(k, slot, s) for s, k in enumerate(drawn)]
-        opponents = sorted({self._pool[k][2] for s, k in enumerate(drawn) if s != slot.seat})
+        slot.bound = [None if s in slot.group else self._bind(k, slot, s) for s, k in enumerate(drawn)]
+        opponents = sorted({self._pool[k][2] for s, k in enumerate(drawn) if s not in slot.group})
         slot.names = "+".join(opponents)
         if self.opponent_dims:
             slot.opponent_bits = opponent_class_bits(opponents, self.opponent_classes)
@@ -253,7 +270,8 @@ class VecSelfPlayEnv(VecEnv):
                         self._start_episode(slot)
                         continue
                     p = g.current_player
-                    if p == slot.seat:
+                    if p == slot.seat or p in slot.group:
+                        slot.seat = p
                         mask = g.legal_mask()
                         if self.auto_play_forced and np.count_nonzero(mask) == 1:
                             g.step(int(mask.argmax()))

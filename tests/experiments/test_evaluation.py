@@ -26,6 +26,19 @@ def test_every_role_gets_at_least_the_asked_games():
     assert games_for(make_game("specter_ops_v0"), 200) == 400     # agent 200, hunter team 200
 
 
+def test_with_kinds_only_those_roles_are_played():
+    assert games_for(make_game("unrest_v0"), 200, kinds=["empire"]) == 200
+    assert games_for(make_game("specter_ops_v0"), 200, kinds=["hunter"]) == 200
+    res = evaluate_vs("unrest_v0", {}, RandomPolicy(0), RandomPolicy(1), 6, seed=0, kinds=["empire"])
+    assert list(res["kinds"]) == ["empire"] and res["kinds"]["empire"]["games"] == 6
+    try:
+        games_for(make_game("unrest_v0"), 10, kinds=["spy"])
+    except ValueError as exc:
+        assert "allowed: rebel, empire" in str(exc)
+    else:
+        raise AssertionError("an unknown kind was accepted")
+
+
 class SeatRecorder(BasePolicy):
     """A random player that records which seats it was bound to in each game."""
 

@@ -140,6 +140,44 @@ def test_learner_seat_rotation_covers_every_seat_of_its_kinds():
     assert set(kinds) == {"rebel", "empire"}
 
 
+class AgentSeatOnly(BasePolicy):
+    """An opponent that may only ever be asked to play Specter Ops' agent (seat 0)."""
+
+    name = "agent_only"
+
+    def bind(self, game, seat):
+        assert seat == 0, f"an opponent was bound to seat {seat}, a seat of the learner's team"
+        return self
+
+    def act(self, observation, mask):
+        return int(np.flatnonzero(mask)[0])
+
+
+def test_with_learner_teams_the_learner_plays_every_seat_of_its_team_in_one_episode():
+    venv = VecSelfPlayEnv("specter_ops_v0", {"num_players": 4}, opponents=[AgentSeatOnly()], num_envs=2,
+                          learner_kinds=["hunter"], max_decisions=300, seed=3, learner_teams=True)
+    assert venv.learner_groups == [(1, 2, 3)]
+    obs = venv.reset()
+    seats, ends = set(), 0
+    for _ in range(400):
+        for i, slot in enumerate(venv.slots):
+            assert slot.group == (1, 2, 3) and slot.game.current_player == slot.seat
+            seats.add(slot.seat)
+            row = slot.game.observe(slot.seat)[venv.obs_columns] if venv.obs_columns is not None else \
+                slot.game.observe(slot.seat)
+            np.testing.assert_array_equal(obs[i, :row.size], row)  # the deciding hunter's own view
+        obs, rewards, dones, infos = venv.step(venv.action_masks().argmax(axis=1))
+        for i in np.flatnonzero(dones):
+            ends += 1
+            assert infos[i]["kind"] == "hunter" and infos[i]["seat"] in (1, 2, 3)
+    assert seats == {1, 2, 3} and ends > 0
+    both = VecSelfPlayEnv("specter_ops_v0", {"num_players": 4}, opponents=[RandomPolicy(0)], num_envs=1,
+                          learner_teams=True)
+    assert both.learner_groups == [(0,), (1, 2, 3)]
+    alone = VecSelfPlayEnv("specter_ops_v0", {"num_players": 4}, opponents=[RandomPolicy(0)], num_envs=1)
+    assert alone.learner_groups == [(0,), (1,), (2,), (3,)]
+
+
 class OwnSeatOnly(BasePolicy):
     """Checks that every batched call carries only the bound seat's own observation and
     mask, at that seat's decision."""
