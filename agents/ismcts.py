@@ -184,8 +184,40 @@ class BoundISMCTS(BasePolicy):
                 return node
         return _Node()
 
+    def _winning_move(self, game: Any) -> int | None:
+        """A move that ends the game at once with ``seat`` among the winners in every
+        one of a few determinizations (a win in one, which a prior or playouts that
+        never try it would miss), or None."""
+        seat, rng = self.seat, self.rng
+        d = game.resample_hidden(seat, rng)
+        candidates = []
+        for a in np.flatnonzero(d.legal_mask()).tolist():
+            after = d.clone()
+            after.step(a)
+            if after.is_over and _wins(after.outcome(), seat):
+                candidates.append(a)
+        for _ in range(_WIN_CHECKS - 1):
+            if not candidates:
+                break
+            d = game.resample_hidden(seat, rng)
+            mask = d.legal_mask()
+            kept = []
+            for a in candidates:
+                if mask[a]:
+                    after = d.clone()
+                    after.step(a)
+                    if after.is_over and _wins(after.outcome(), seat):
+                        kept.append(a)
+            candidates = kept
+        return candidates[0] if candidates else None
+
     def search(self, game: Any) -> int:
         spec, rng, seat = self.spec, self.rng, self.seat
+        win = self._winning_move(game)
+        if win is not None:
+            self._kept = None
+            self.last_iterations = 0
+            return int(win)
         root = self._root(game)
         deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
         pool: list[Any] = []
@@ -261,11 +293,21 @@ class BoundISMCTS(BasePolicy):
             prior = self._fill_prior(node, d, mover, mask)
         children = node.children
         c = self.spec.c
+        # first-play urgency: an unvisited move is valued at the mean of its visited
+        # siblings (0 before any), so a prior's favourite keeps its lead unless its
+        # own results fall below what the others earned
+        q_sum = n_q = 0
+        for a in legal:
+            ch = children.get(a)
+            if ch is not None and ch.visits:
+                q_sum += ch.reward / ch.visits
+                n_q += 1
+        fpu = q_sum / n_q if n_q else 0.0
         best_a, best_v = legal[0], -math.inf
         for a in legal:
             ch = children.get(a)
             if ch is None or ch.visits == 0:
-                v = c * prior[a] * math.sqrt(ch.avail if ch is not None else 1)
+                v = fpu + c * prior[a] * math.sqrt(ch.avail if ch is not None else 1)
             else:
                 v = ch.reward / ch.visits + c * prior[a] * math.sqrt(ch.avail) / (1 + ch.visits)
             if v > best_v:
@@ -320,6 +362,14 @@ class BoundISMCTS(BasePolicy):
         if self._value is not None:
             return self._value(d)
         return [0.0] * d.num_players
+
+
+#: determinizations that must all agree before a move is played as a win in one
+_WIN_CHECKS = 4
+
+
+def _wins(outcome: list[float], seat: int) -> bool:
+    return outcome[seat] > 0 and outcome[seat] >= max(outcome)
 
 
 def _policy_for(kind: str, game: Any, seat: int, seed: int | None):

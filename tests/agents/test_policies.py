@@ -62,7 +62,7 @@ def test_ismcts_searches_only_on_resampled_states():
     agent = ISMCTS(simulations=40, seed=0).bind(game, 0)
     a = agent.act(game.observe(0), game.legal_mask())
     assert a in (0, 1)
-    assert CountingHighCard.resamples == 40  # one determinization per iteration
+    assert CountingHighCard.resamples == 41  # one determinization per iteration, one for the win-in-one check
     assert (game.hidden_key(0), list(game.actions)) == before  # the live game is untouched
 
 

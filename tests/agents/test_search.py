@@ -154,7 +154,7 @@ def test_determinization_pool_resamples_once_per_determinization():
     g.reset(4)
     agent = ISMCTS(simulations=50, determinizations=5, seed=0).bind(g, 0)
     agent.act(g.observe(0), g.legal_mask())
-    assert Counting.resamples == 5 and agent.last_iterations == 50
+    assert Counting.resamples == 5 + 1 and agent.last_iterations == 50  # and one for the win-in-one check
 
 
 def test_time_limit_stops_the_search_after_the_first_iteration_once_past():
