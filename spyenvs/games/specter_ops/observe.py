@@ -36,8 +36,10 @@ PLANES = [
     ("hunter_vision", "union of the hunters' current sight (public)"),
 ]
 BELIEF_PLANES = [
-    ("belief_main", "cells where the main agent can be, from the observer's knowledge (§6.1)"),
-    ("belief_second", "the same for the revealed second agent"),
+    ("belief_main", "cells where the main agent can be as the hunters know it (§6.1): a hunter's own belief, "
+                    "and for the agents the hunters' public one (§6 amendment), in 5p with the traitor undisclosed "
+                    "the union over the traitor hypotheses (the union of the loyal hunters' beliefs)"),
+    ("belief_second", "the same for the revealed second agent (every viewer)"),
 ]
 ND = len(DECISIONS)
 AGENT_FEATS = 5 + 4 + 1 + 1 + 2 + 1 + 8 + 1 + 1 + 10 + 2  # = 36, in the order of the layout text
@@ -351,15 +353,14 @@ def _public(game, p, cache):
     for k, s in enumerate(slots):
         if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
             one((6 + k) * N + game.hpos[s])
-    own = 0 if kind == "agent" else (1 if kind == "second" else -1)
     dense = [vision, 0, 0]
     if nplanes > 17 and started:
+        # every viewer sees the hunters' belief about each agent, the agents included
+        # (§6 amendment: it is public); only a hunter folds in what he knows of the traitor
         for a in range(2):
             bel = game.bel[a]
             if bel is None or not game.pa[a].in_play:
                 continue
-            if own == a:
-                continue  # her own cell: private overlay
             hyps = bel.hyps
             memos = cache[_BELMEMO].get(p)
             if memos is None:
@@ -492,8 +493,6 @@ def _private(game, p, obs):
         o = 15 * N
         for c in ag.path:
             mv[o + c] = 1.0
-        if game.layout.blocks["board"].shape[0] > 17:
-            mv[(17 + own) * N + ag.pos] = 1.0
     base = st["private"]
     if ag.char >= 0:
         mv[base + ag.char] = 1.0

@@ -1,7 +1,8 @@
 """Words and pictures: action labels (``action_label``, and ``action_label_for`` as
 one viewer sees a move), the text (ansi) and picture renderings of the board from one
 viewer's knowledge (``viewer=None`` is omniscient): the agent appears only in her own
-or an omniscient view; hunters see the belief set instead."""
+or an omniscient view; every viewer but the omniscient one sees the hunters' belief set
+about her (the agent too: §6 amendment)."""
 
 from __future__ import annotations
 
@@ -84,7 +85,7 @@ def _objective_cells(game, viewer):
 #: what each map symbol means (the legend prints those the map uses)
 SYMBOLS = {
     "A": "agent", "a": "second agent", "V": "vehicle", "O": "open objective", "*": "completed objective",
-    "~": "smoke", "?": "where the agent may be", "L": "agent's latest sighting", "#": "structure",
+    "~": "smoke", "?": "where the hunters know the agent may be", "L": "agent's latest sighting", "#": "structure",
     "E": "escape point", "=": "road", ".": "floor",
 }
 
@@ -96,7 +97,7 @@ def _map_rows(game, viewer):
     for a, ag in enumerate(game.ag):
         if ag.in_play and game.round > 0 and _knows_agent(game, viewer, a):
             agents[ag.pos] = "A" if a == 0 else "a"
-    bel = _belief(game, viewer, 0) if viewer is not None and not _knows_agent(game, viewer, 0) else 0
+    bel = _belief(game, viewer, 0) if viewer is not None else 0  # her own view too (§6 amendment)
     hunters = {}
     for s in range(game.nh):
         if game.hin[s] and not game.riding[s] and game.hpos[s] >= 0:
@@ -266,7 +267,7 @@ def render_rgb(game, viewer=None):
     for c in range(B.W):
         draw_text(img, left + c * CELL + 5, 2, B.COLS[c], (60, 60, 60))
     objs = _objective_cells(game, viewer)
-    bel = _belief(game, viewer, 0) if viewer is not None and not _knows_agent(game, viewer, 0) else 0
+    bel = _belief(game, viewer, 0) if viewer is not None else 0  # her own view too (§6 amendment)
     for i in range(B.N):
         r, c = divmod(i, B.W)
         y, x = top + r * CELL, left + c * CELL
