@@ -198,24 +198,55 @@ def fit_rating(results: list[tuple[str, float, int]], anchors: dict[str, float],
     return {"elo": rating, "se": 1.0 / math.sqrt(info), "bound": bound}
 
 
+def _match_job(job: tuple) -> dict[str, Any]:
+    """One ordered pair of a tournament, its policies made from their specs here (a
+    worker process of :func:`tournament` builds its own)."""
+    game, config, a, b, games, seed, max_decisions, policy_seeds = job
+    from spyenvs.agents.registry import make_policy
+    return evaluate_vs(game, config, make_policy(a, seed=policy_seeds[a]), make_policy(b, seed=policy_seeds[b]),
+                       games, seed, max_decisions)
+
+
 def tournament(game: Any, config: dict | None, population: dict[str, Any], games: int, seed: int = 0,
-               max_decisions: int | None = 5000, progress=None) -> dict[str, Any]:
-    """Every ordered pair of ``population`` (name -> policy) plays ``games`` games."""
+               max_decisions: int | None = 5000, progress=None, pair_games=None, workers: int = 1,
+               policy_seeds: dict[str, int] | None = None) -> dict[str, Any]:
+    """Every ordered pair of ``population`` (name -> policy) plays ``games`` games, or
+    ``pair_games(a, b)`` where given. With ``policy_seeds`` (name -> seed; the names
+    must then be registry specs) every pair makes fresh policies from their names, so
+    its games do not depend on the pairs played before it, and ``workers > 1`` runs
+    the pairs in that many processes with the same results."""
     names = list(population)
     matches = []
     records = []
     probe = _new_game(game, config)
     num_players = probe.num_players
     sides = len(seat_groups(probe))  # a team plays as one side in the Elo model
-    for i, a in enumerate(names):
-        for j, b in enumerate(names):
-            if a == b:
-                continue
-            res = evaluate_vs(game, config, population[a], population[b], games,
-                              seed + 100_000 * (i * len(names) + j), max_decisions, progress)
-            matches.append({"candidate": a, "opponent": b, **res})
-            s = sum(v["score"] for v in res["kinds"].values())
-            records.append((a, b, s, games))
+    pairs = [(i, a, j, b) for i, a in enumerate(names) for j, b in enumerate(names) if a != b]
+    count = {(a, b): pair_games(a, b) if pair_games else games for _, a, _, b in pairs}
+    seeds = {(a, b): seed + 100_000 * (i * len(names) + j) for i, a, j, b in pairs}
+    jobs = [(game, config, a, b, count[a, b], seeds[a, b], max_decisions, policy_seeds) for _, a, _, b in pairs]
+    if policy_seeds is not None and workers <= 1:
+        results = []
+        for job in jobs:
+            results.append(_match_job(job))
+            if progress:
+                progress(results[-1]["games"])
+    elif policy_seeds is not None:
+        import multiprocessing as mp  # late: only a parallel tournament needs it
+
+        with mp.get_context("spawn").Pool(workers) as pool:
+            results = []
+            for res in pool.imap(_match_job, jobs):
+                results.append(res)
+                if progress:
+                    progress(res["games"])
+    else:
+        results = [evaluate_vs(game, config, population[a], population[b], count[a, b], seeds[a, b], max_decisions,
+                               progress) for _, a, _, b in pairs]
+    for (_, a, _, b), res in zip(pairs, results):
+        matches.append({"candidate": a, "opponent": b, **res})
+        s = sum(v["score"] for v in res["kinds"].values())
+        records.append((a, b, s, count[a, b]))
     elo = fit_elo(records, names, sides)
     first = matches[0] if matches else {}
     return {"env_id": first.get("env_id"), "config": first.get("config"), "num_players": num_players,

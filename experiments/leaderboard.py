@@ -10,8 +10,10 @@ Three jobs, each one command:
   intervals, beside the run's training figures. Written to
   ``agents/pretrained/<env_id>.json``.
 * ``ENV [ENV ...]`` (the leaderboard): a round-robin of ``random``, ``heuristic``,
-  ``ismcts:SIMS`` and ``pretrained`` on each game's default config, with Elo and
-  per-match intervals, written to ``docs/leaderboard/<env_id>.json``. With
+  ``pretrained``, ``ismcts:SIMS`` and ``expert`` on each game's default config
+  (``--games`` per ordered pair, ``--search-games`` for pairs with a search bot,
+  ``--workers`` processes), with Elo anchored at random = 1000 and per-match
+  intervals, written to ``docs/leaderboard/<env_id>.json``. With
   ``--ladder`` it also freezes the score card's ladder, ``agents/ladder/<env_id>.json``
   (:mod:`spyenvs.agents.ladder`): Elo refitted over the matches among the ladder bots
   (:data:`LADDER_BOTS`) only, random pinned at 1000. ``--ladder --from-saved`` makes
@@ -22,7 +24,7 @@ Three jobs, each one command:
   markers), never by hand.
 
     python -m spyenvs.experiments.leaderboard --ship runs/the_agents_v0
-    python -m spyenvs.experiments.leaderboard the_agents_v0 unrest_v0 --games 40 --ismcts 50
+    python -m spyenvs.experiments.leaderboard the_agents_v0 unrest_v0 --games 100 --search-games 40 --workers 2
     python -m spyenvs.experiments.leaderboard unrest_v0 --games 200 --ladder
     python -m spyenvs.experiments.leaderboard --ladder --from-saved
     python -m spyenvs.experiments.leaderboard --tables
@@ -45,6 +47,7 @@ from spyenvs.agents.pretrained import available
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import (evaluate_vs, fit_elo, games_for, load_average, pct, pin_blas_threads,
                                           tournament)
+from spyenvs.core.progress import progress_bar
 from spyenvs.registry import ENV_IDS, game_info, make_game
 from spyenvs.tools.arguments import run_reporting_errors
 
@@ -110,14 +113,32 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: 
     return record
 
 
-def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress=None) -> dict:
-    """Round-robin of random, heuristic, ismcts:SIMS and pretrained (default config)."""
-    names = ["random", "heuristic", f"ismcts:{sims}"] + (["pretrained"] if env_id in available() else [])
+def is_search(spec: str) -> bool:
+    """Whether a population member is a search bot (it plays fewer games a pair)."""
+    return spec == "expert" or spec.split(":", 1)[0] == "ismcts"
+
+
+def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress: bool = False,
+                search_games: int | None = None,
+                workers: int = 1, expert: bool = True) -> dict:
+    """Round-robin of random, heuristic, pretrained, ismcts:SIMS (uniform playouts) and
+    ``expert`` on the default config: ``games`` per ordered pair, ``search_games``
+    (default ``games``) for a pair with a search bot in it; Elo with random at 1000."""
+    names = ["random", "heuristic"] + (["pretrained"] if env_id in available() else []) + [f"ismcts:{sims}"]
+    names += ["expert"] if expert else []
     names += [b for b in LADDER_BOTS if b not in names and b != "pretrained"]
-    population = {nm: make_policy(nm, seed=seed + i) for i, nm in enumerate(names)}
+    seeds = {nm: seed + i for i, nm in enumerate(names)}
+    population = {nm: make_policy(nm, seed=seeds[nm]) for nm in names}  # checks every name before playing
+    per_search = search_games or games
+    pair_games = lambda a, b: per_search if is_search(a) or is_search(b) else games  # noqa: E731
+    total = sum(pair_games(a, b) for a in names for b in names if a != b)
     t0 = time.monotonic()
-    res = tournament(env_id, {}, population, games, seed, progress=progress)
+    with progress_bar(total, f"{env_id} leaderboard games", enabled=progress) as bar:
+        res = tournament(env_id, {}, population, games, seed, progress=bar.update, workers=workers,
+                         policy_seeds=seeds, pair_games=pair_games)
+    res["search_games_per_match"] = per_search
     res["seconds"] = round(time.monotonic() - t0, 1)
+    res["workers"] = workers
     res["load"] = load_average()
     os.makedirs(LEADERBOARD, exist_ok=True)
     with open(os.path.join(LEADERBOARD, f"{env_id}.json"), "w") as f:
@@ -228,8 +249,11 @@ def leaderboard_section() -> str:
             continue
         with open(os.path.join(LEADERBOARD, name)) as f:
             res = json.load(f)
-        out.append(f"### {res['env_id']} ({res['games_per_match']} games per ordered pair, "
-                   f"{res.get('seconds', '?')} s at load {res.get('load', '?')})\n")
+        search = res.get("search_games_per_match")
+        pairs = (f"{res['games_per_match']} games per ordered pair"
+                 + (f", {search} with a search bot" if search and search != res["games_per_match"] else ""))
+        out.append(f"### {res['env_id']} ({pairs}, {res.get('seconds', '?')} s with {res.get('workers', 1)} "
+                   f"process(es) at load {res.get('load', '?')})\n")
         out.append("| policy | Elo |\n|---|---|")
         for nm, r in sorted(res["elo"].items(), key=lambda kv: -kv[1]):
             out.append(f"| {nm} | {r:.0f} |")
@@ -275,7 +299,13 @@ def main(argv=None) -> int:
     ap.add_argument("--ship", metavar="RUN_DIR", action="append", help="ship and measure a run's final policy")
     ap.add_argument("--games", type=int, default=None,
                     help="--ship: games per role (default 200); leaderboard: games per ordered pair (default 40)")
-    ap.add_argument("--ismcts", type=int, default=50, help="ISMCTS simulations per move in the leaderboard")
+    ap.add_argument("--ismcts", type=int, default=50,
+                    help="simulations per move of the leaderboard's plain ismcts:SIMS (uniform playouts)")
+    ap.add_argument("--search-games", type=int, default=None,
+                    help="leaderboard: games per ordered pair with a search bot in it (default: --games)")
+    ap.add_argument("--no-expert", action="store_true", help="leaderboard: leave expert out")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="leaderboard: matches played at once in worker processes (each pinned to one BLAS thread)")
     ap.add_argument("--reevaluate", action="store_true", help="--ship: measure the file again, not the run's figures")
     ap.add_argument("--ladder", action="store_true",
                     help="also freeze the score card's ladder agents/ladder/ENV.json from the round-robin")
@@ -290,8 +320,11 @@ def main(argv=None) -> int:
     bad = [e for e in args.envs if e not in ENV_IDS]
     if bad:
         raise SystemExit(f"spyenvs: error: unknown env id {bad[0]!r}; available: {', '.join(ENV_IDS)}")
-    if args.games is not None and args.games < 1:
-        raise SystemExit("spyenvs: error: --games must be at least 1")
+    for name in ("games", "search_games"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            raise SystemExit(f"spyenvs: error: --{name.replace('_', '-')} must be at least 1")
+    if args.workers < 1:
+        raise SystemExit("spyenvs: error: --workers must be at least 1")
     if args.from_saved and not args.ladder:
         raise SystemExit("spyenvs: error: --from-saved goes with --ladder")
     for run_dir in args.ship or []:
@@ -303,7 +336,9 @@ def main(argv=None) -> int:
             say(f"wrote {write_ladder(ladder_from_saved(env_id))}")
     for env_id in [] if args.from_saved else args.envs:
         say(f"{env_id}: leaderboard ...")
-        res = leaderboard(env_id, args.games or 40, args.ismcts)
+        res = leaderboard(env_id, args.games or 40, args.ismcts, progress=True,
+                          search_games=args.search_games, workers=args.workers, expert=not args.no_expert)
+        say(f"{env_id}: {res['seconds']} s at load {res['load']}")
         if args.ladder:
             source = (f"played by leaderboard {env_id} --ladder: a round-robin of {', '.join(res['population'])}, "
                       f"{res['games_per_match']} games per ordered pair, also saved as docs/leaderboard/{env_id}.json")

@@ -100,3 +100,14 @@ def test_fit_elo_equal_players_stay_equal_and_offsets_multiplayer():
     assert abs(elo["a"] - elo["b"]) < 5
     elo = fit_elo([("a", "b", 80, 100), ("b", "a", 20, 100)], ["a", "b"], 2)
     assert elo["b"] - elo["a"] < -150
+
+
+def test_tournament_pair_games_and_workers_give_the_same_games():
+    population = {"random": RandomPolicy(1), "ismcts:8": ISMCTS(simulations=8, seed=2)}
+    seeds = {"random": 1, "ismcts:8": 2}
+    pair_games = lambda a, b: 4 if "ismcts" in (a + b) else 10  # noqa: E731
+    one = tournament(HighCard, {}, population, 10, seed=3, policy_seeds=seeds, pair_games=pair_games)
+    two = tournament(HighCard, {}, population, 10, seed=3, policy_seeds=seeds, pair_games=pair_games, workers=2)
+    assert [m["games"] for m in one["matches"]] == [4, 4]
+    assert [m["kinds"] for m in one["matches"]] == [m["kinds"] for m in two["matches"]]
+    assert one["elo"] == two["elo"]
