@@ -104,7 +104,23 @@ class ISMCTS(BasePolicy):
             self.name = name
 
     def bind(self, game: Any, seat: int) -> BoundISMCTS:
+        if self.name == "expert" and not self.__dict__.get("_per_game"):
+            return BoundISMCTS(self._expert_for(game), game, seat)
         return BoundISMCTS(self, game, seat)
+
+    def _expert_for(self, game: Any) -> ISMCTS:
+        """The game's own expert (``INFO.expert_search``), sharing this template's
+        random stream; the default expert where the game names none."""
+        spec = getattr(getattr(game, "info", None), "expert_search", None)
+        if spec is None:
+            return self
+        cache = self.__dict__.setdefault("_experts", {})
+        expert = cache.get(game.env_id)
+        if expert is None:
+            expert = cache[game.env_id] = parse_spec(spec, name="expert")
+            expert.rng = self.rng
+            expert._per_game = True
+        return expert
 
     def act_game(self, game: Any, seat: int) -> int:
         """One move for ``seat`` of ``game`` (searches on resamples, never on ``game``'s
@@ -395,12 +411,14 @@ GRAMMAR = ("ismcts[:SIMS[:PLAYOUT]][:KEY=VALUE ...], PLAYOUT in random|heuristic
            + ", ".join(_KEYS))
 
 
-def parse_spec(spec: str, seed: int | None = None) -> ISMCTS:
+def parse_spec(spec: str, seed: int | None = None, name: str | None = None) -> ISMCTS:
     """The ISMCTS a spec string names: ``ismcts``, ``ismcts:SIMS``,
     ``ismcts:SIMS:PLAYOUT`` and ``KEY=VALUE`` options after them (``eps``, ``cut``,
     ``value``, ``prior``, ``c``, ``time``, ``dets``, ``reuse``, ``temp``, ``limit``),
-    or ``expert`` (:data:`EXPERT`). A bad spec raises a one-line ValueError."""
-    name = spec
+    or ``expert``: :data:`EXPERT`, which becomes the game's own
+    ``INFO.expert_search`` when it binds to a game that names one. A bad spec raises
+    a one-line ValueError."""
+    name = name or spec
     if spec == "expert":
         spec = EXPERT
     parts = spec.split(":")

@@ -60,6 +60,10 @@ class GameInfo:
     SB3 tutorial on connect_four_v3."""
     learning_goals: dict[str, tuple[Goal, Goal]] = field(default_factory=dict)
     """Per role kind, the (vs random, vs heuristic) goals of the shipped policy."""
+    expert_search: str | None = None
+    """The search ``expert`` plays in this game, as a spec of :mod:`spyenvs.agents.ismcts`'s
+    grammar (``ismcts:SIMS:PLAYOUT:KEY=VALUE ...``), chosen by measurement
+    (docs/results.md, Search); None: the package's default expert."""
 
     def __post_init__(self):
         versioned = re.fullmatch(r"(.+)_v(\d+)", self.env_id)

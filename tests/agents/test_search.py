@@ -230,13 +230,25 @@ def test_expert_binds_and_plays_a_legal_move_in_every_game(env_id):
     rng = np.random.default_rng(0)
     while np.flatnonzero(g.legal_mask()).size < 2:
         g.step(int(rng.choice(np.flatnonzero(g.legal_mask()))))
-    spec = parse_spec("expert", seed=0)
-    spec.simulations = 20  # the expert's own options, a smaller budget
+    spec = parse_spec("expert", seed=0)._expert_for(g)
+    spec.simulations = 20  # the game's expert options, a smaller budget
     seat = g.current_player
     before = (g.hidden_key(seat), list(g.actions))
     a = spec.bind(g, seat).act(g.observe(seat), g.legal_mask())
     assert g.legal_mask()[a]
     assert (g.hidden_key(seat), list(g.actions)) == before
+
+
+def test_expert_becomes_the_games_own_search_where_its_info_names_one():
+    g = make_game("unrest_v0")
+    g.reset(0)
+    template = make_policy("expert", seed=0)
+    bound = template.bind(g, 0)
+    expected = parse_spec(g.info.expert_search) if g.info.expert_search else parse_spec(EXPERT)
+    for field in ("simulations", "playout", "prior", "cutoff", "value", "time_limit", "determinizations"):
+        assert getattr(bound.spec, field) == getattr(expected, field)
+    assert bound.name == "expert" and bound.rng is template.rng
+    assert template.bind(g, 1).spec is bound.spec  # one search per game, bound per seat
 
 
 def test_a_game_without_a_state_evaluation_says_so():
