@@ -55,6 +55,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
 LEADERBOARD = os.path.join(ROOT, "docs", "leaderboard")
 LADDER = os.path.join(ROOT, "agents", "ladder")
+SEARCH = os.path.join(ROOT, "docs", "search")
 #: the score card's opponents, weakest first. Adding a bot (``expert``) is: name it
 #: here, then rerun ``ENV --ladder``; the score card reads its bots from the file
 LADDER_BOTS = ("random", "heuristic", "pretrained")
@@ -266,6 +267,29 @@ def leaderboard_section() -> str:
     return "\n".join(out) if out else "(no leaderboard run yet)"
 
 
+def search_section() -> str:
+    """docs/results.md's Search section: ``bench --search``'s saved speeds and the
+    strength table (:mod:`spyenvs.experiments.search_strength`), from docs/search/."""
+    from spyenvs.experiments.search_bench import format_rows
+    from spyenvs.experiments.search_strength import strength_table
+
+    out = []
+    bench = os.path.join(SEARCH, "bench.json")
+    if os.path.isfile(bench):
+        with open(bench) as f:
+            rec = json.load(f)
+        out += [f"Speed (`spyenvs bench --search --save docs/search/bench.json`, {rec['repeats']} repeats, "
+                f"{rec['date']}):\n", format_rows(rec["rows"], rec["load"]), ""]
+    strength = os.path.join(SEARCH, "strength.json")
+    if os.path.isfile(strength):
+        with open(strength) as f:
+            rec = json.load(f)
+        out += [f"Strength (`python -m spyenvs.experiments.search_strength --games {rec['games_per_role']}`, "
+                f"{rec['date']}, {rec['seconds']} s with {rec['workers']} process(es), load average "
+                f"{rec['load']}):\n", strength_table(rec), ""]
+    return "\n".join(out) if out else "(no search measurements saved yet)"
+
+
 def replace_between(text: str, marker: str, body: str) -> str:
     start, end = f"<!-- results: {marker} -->", f"<!-- /results: {marker} -->"
     if start not in text or end not in text:
@@ -285,8 +309,9 @@ def write_tables(readme: str = os.path.join(ROOT, "README.md"),
     with open(results_md) as f:
         text = f.read()
     text = replace_between(text, "pretrained", results_table())
+    text = replace_between(text, "leaderboard", leaderboard_section())
     with open(results_md, "w") as f:
-        f.write(replace_between(text, "leaderboard", leaderboard_section()))
+        f.write(replace_between(text, "search", search_section()))
     with open(benchmarking_md) as f:
         text = f.read()
     with open(benchmarking_md, "w") as f:

@@ -1,0 +1,118 @@
+"""How strong the search is, measured as the learning results are: each candidate
+(``expert`` by default) plays every role of each game's default config against the
+heuristic, seats rotated, a team role in every seat of its team, Wilson 95%
+intervals; beside it, in the same run, on the same seeds, the heuristic's and the
+pretrained policy's own scores against the heuristic in the same roles.
+
+Results go to ``docs/search/strength.json`` (``--out``); ``leaderboard --tables`` turns
+them, with ``bench --search``'s saved figures, into docs/results.md's Search section.
+
+    python -m spyenvs.experiments.search_strength [--env ENV] [--games 100] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from spyenvs.agents.pretrained import available
+from spyenvs.agents.registry import make_policy
+from spyenvs.core.progress import progress_bar
+from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pct, pin_blas_threads
+from spyenvs.registry import ENV_IDS, make_game
+from spyenvs.tools.arguments import run_reporting_errors
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "docs", "search")
+#: the margin over the heuristic's and the pretrained policy's own scores that the
+#: search issue set as the goal, in points
+MARGIN = 0.05
+
+
+def _job(job: tuple) -> tuple[str, str, dict]:
+    env_id, candidate, games, seed = job
+    pin_blas_threads()
+    n = games_for(make_game(env_id), games)
+    res = evaluate_vs(env_id, {}, make_policy(candidate, seed=seed), make_policy("heuristic", seed=seed + 1), n, seed)
+    return env_id, candidate, res
+
+
+def measure(envs, candidates, games: int, seed: int = 2026, workers: int = 1, progress: bool = False) -> dict:
+    """``{env_id: {candidate: evaluate_vs result}}`` against the heuristic, with the
+    heuristic and (where shipped) the pretrained policy as references."""
+    jobs = []
+    for env_id in envs:
+        names = list(candidates) + ["heuristic"] + (["pretrained"] if env_id in available() else [])
+        jobs += [(env_id, name, games, seed) for name in names]
+    out: dict = {e: {} for e in envs}
+    t0 = time.monotonic()
+    with progress_bar(len(jobs), "strength matches", enabled=progress) as bar:
+        if workers > 1:
+            import multiprocessing as mp  # late: only a parallel run needs it
+
+            with mp.get_context("spawn").Pool(workers) as pool:
+                for env_id, name, res in pool.imap_unordered(_job, jobs):
+                    out[env_id][name] = res
+                    bar.update()
+        else:
+            for job in jobs:
+                env_id, name, res = _job(job)
+                out[env_id][name] = res
+                bar.update()
+    return {"games_per_role": games, "seed": seed, "workers": workers, "seconds": round(time.monotonic() - t0, 1),
+            "load": load_average(), "date": time.strftime("%Y-%m-%d", time.gmtime()), "results": out}
+
+
+def strength_table(record: dict) -> str:
+    """Per game and role: each candidate's score against the heuristic beside the
+    heuristic's and the pretrained policy's, and whether it clears both by the margin."""
+    lines = ["| env | role | candidate vs heuristic [95% CI] | heuristic vs heuristic | pretrained vs heuristic | "
+             "goal (+5 points over both) | met | s per game |", "|---|---|---|---|---|---|---|---|"]
+    for env_id, by_name in record["results"].items():
+        refs = {k: by_name.get(k) for k in ("heuristic", "pretrained")}
+        for name, res in by_name.items():
+            if name in refs:
+                continue
+            for kind, v in res["kinds"].items():
+                ref = [r["kinds"][kind]["rate"] for r in refs.values() if r and kind in r["kinds"]]
+                goal = max(ref) + MARGIN if ref else None
+                cells = [f"{pct(r['kinds'][kind]['rate'], r['kinds'][kind]['low'], r['kinds'][kind]['high'])}"
+                         if r and kind in r["kinds"] else "n/a" for r in refs.values()]
+                met = "n/a" if goal is None else ("yes" if v["rate"] >= goal else
+                                                  f"no ({(goal - v['rate']) * 100:.1f} points short)")
+                lines.append(f"| {env_id} | {kind} | `{name}` {pct(v['rate'], v['low'], v['high'])} (n={v['games']}) | "
+                             + " | ".join(cells) + f" | {'n/a' if goal is None else f'>= {goal:.1%}'} | {met} | "
+                             f"{res['seconds'] / max(res['games'], 1):.1f} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m spyenvs.experiments.search_strength", description=__doc__.split("\n")[0])
+    ap.add_argument("--env", action="append", choices=ENV_IDS, help="env id (repeatable; default all)")
+    ap.add_argument("--candidate", action="append", help="policy spec to measure (repeatable; default expert)")
+    ap.add_argument("--games", type=int, default=100, help="games per role (default 100)")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--workers", type=int, default=1, help="matches played at once in worker processes")
+    ap.add_argument("--out", default=OUT, help="folder for strength.json (default docs/search)")
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.workers < 1:
+        raise SystemExit("spyenvs: error: --games and --workers must be at least 1")
+    candidates = args.candidate or ["expert"]
+    for spec in candidates:
+        make_policy(spec)  # a bad spec fails here, in one line, before any game
+    pin_blas_threads()
+    record = measure(args.env or list(ENV_IDS), candidates, args.games, args.seed, args.workers, not args.quiet)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "strength.json"), "w") as f:
+        json.dump(record, f, indent=1)
+    print(strength_table(record))
+    print(f"\n{record['seconds']} s with {args.workers} process(es), load average {record['load']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_reporting_errors(main, "search_strength"))

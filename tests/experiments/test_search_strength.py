@@ -1,0 +1,36 @@
+"""The search's strength table: a candidate against the heuristic beside the
+heuristic's and the pretrained policy's own scores, and the +5-point goal over both."""
+
+from __future__ import annotations
+
+import json
+
+from spyenvs.experiments.search_strength import main, strength_table
+
+
+def _kinds(**rates):
+    return {"kinds": {k: {"rate": r, "low": r - 0.1, "high": r + 0.1, "games": 100, "score": r * 100}
+                      for k, r in rates.items()}, "games": 200, "seconds": 20.0}
+
+
+def test_goal_is_five_points_over_the_better_reference_in_each_role():
+    record = {"results": {"unrest_v0": {
+        "expert": _kinds(rebel=0.62, empire=0.50),
+        "heuristic": _kinds(rebel=0.54, empire=0.46),
+        "pretrained": _kinds(rebel=0.37, empire=0.54),
+    }}}
+    table = strength_table(record)
+    rebel = next(line for line in table.splitlines() if "| rebel |" in line)
+    empire = next(line for line in table.splitlines() if "| empire |" in line)
+    assert ">= 59.0%" in rebel and "| yes |" in rebel
+    assert ">= 59.0%" in empire and "no (9.0 points short)" in empire
+
+
+def test_a_run_writes_its_figures_and_references(tmp_path, capsys):
+    spec = "ismcts:4:random:cut=2:value=heuristic"
+    assert main(["--env", "unrest_v0", "--candidate", spec, "--games", "2", "--out", str(tmp_path), "--quiet"]) == 0
+    record = json.loads((tmp_path / "strength.json").read_text())
+    assert set(record["results"]["unrest_v0"]) == {spec, "heuristic", "pretrained"}
+    assert record["games_per_role"] == 2 and record["load"]
+    out = capsys.readouterr().out
+    assert f"`{spec}`" in out and "| unrest_v0 | rebel |" in out
