@@ -11,7 +11,10 @@ several) and a JSON metadata string. Two containers, same content:
 Metadata keys: ``format`` (always ``spyenvs-policy``), ``version``, ``env_id``,
 ``config``, ``roles``, ``role_kinds``, ``obs_dim``, ``num_actions``,
 ``activation`` and ``layers`` (the number of Linear layers, weights ``w0..`` and
-biases ``b0..``), plus free-form ``info`` (timesteps, wall time ...).
+biases ``b0..``), plus free-form ``info`` (timesteps, wall time ...). Optional
+``prior`` (``{"kind": "heuristic", "weight": w}``): the network is a residual over the
+game's heuristic's action scores, which the player computes (package code, never
+stored; see :mod:`spyenvs.agents.prior`).
 
 ``arch`` names the network; absent means the MLP above (the default format, written
 by :func:`save_policy`, read by :func:`load_policy`). Other architectures

@@ -11,6 +11,12 @@ masking, the deterministic or sampled choice, batching and binding to a seat.
 The forward pass runs in numpy, so loading and playing need no torch, a single
 observation (how opponents and tournaments call it) pays no torch per-call
 overhead, and the policy stays picklable for subprocess workers.
+
+A checkpoint whose metadata names a ``prior`` (``{"kind": "heuristic", "weight": w}``,
+:mod:`spyenvs.agents.prior`) was trained as a residual over the heuristic's scores:
+``bind(game, seat)`` binds the game's heuristic to the seat, and the logits are
+``weight * prior_columns(scores) + the network's``. The heuristic is package code; the
+file holds only the network.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from .board_net import BoardActor
 from .card_table import CardTableActor
 from .checkpoint import CheckpointError, mlp_weights, read_checkpoint
 from .policy import BasePolicy, check_mask, role_kind
+from .prior import PRIOR_KINDS, make_prior
 
 
 def policy_input(obs: np.ndarray, kind_index: int, n_kinds: int) -> np.ndarray:
@@ -62,6 +69,23 @@ class MLPActor:
         return x
 
 
+def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float]:
+    """(kind, weight) of a checkpoint's ``prior`` (absent: ``("none", 0.0)``); an
+    unknown kind or a weight that is not a positive number raises
+    :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
+    prior = meta.get("prior")
+    if prior is None:
+        return "none", 0.0
+    kind = prior.get("kind") if isinstance(prior, dict) else None
+    weight = prior.get("weight") if isinstance(prior, dict) else None
+    if kind not in PRIOR_KINDS or kind == "none":
+        raise CheckpointError(f"{path}: unknown prior {prior!r}; this code reads kind "
+                              f"{', '.join(k for k in PRIOR_KINDS if k != 'none')}")
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight > 0:
+        raise CheckpointError(f"{path}: the prior's weight must be a positive number, got {weight!r}")
+    return kind, float(weight)
+
+
 #: the numpy actor of each network a checkpoint's ``arch`` names (absent: ``mlp``)
 ACTORS = {"mlp": MLPActor, "board_cnn": BoardActor, "card_table": CardTableActor}
 
@@ -96,6 +120,9 @@ class TorchPolicy(BasePolicy):
         self.rng = np.random.default_rng(seed)
         self.kind_index = 0
         self.name = name or meta.get("name", "trained")
+        kind, self.prior_weight = prior_of(meta)
+        self._prior = make_prior(kind, None if seed is None else seed + 1)
+        self.prior_scorer = None  # the bound prior of the seat (set by bind)
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",
@@ -109,6 +136,7 @@ class TorchPolicy(BasePolicy):
         """The policy of a checkpoint file, of whichever architecture its ``arch``
         names (the MLP when absent)."""
         raw, meta = read_checkpoint(path)
+        prior_of(meta, os.fspath(path))
         name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
         return cls.from_arrays(raw, meta, os.fspath(path), deterministic=deterministic, seed=seed, name=name)
 
@@ -123,30 +151,48 @@ class TorchPolicy(BasePolicy):
         if kind not in self.kinds:
             raise CheckpointError(f"checkpoint {self.name!r} was not trained for role kind {kind!r}")
         # one bound copy per role kind, so every seat of a kind (in every game of a
-        # vectorised env) lands in one batched forward pass
+        # vectorised env) lands in one batched forward pass; with a prior one per seat
+        # (the heuristic plays a seat), and one per game where the heuristic remembers
+        # its game (per_game_state: the vectorised env then binds it per game)
+        key = kind if self._prior is None else ("seat", seat)
         cache = self.__dict__.setdefault("_bound_by_kind", {})
-        bound = cache.get(kind)
+        bound = cache.get(key)
         if bound is None:
             bound = object.__new__(type(self))
             bound.__dict__.update(self.__dict__)
             bound.kind_index = self.kinds.index(kind)
-            cache[kind] = bound
+            if self._prior is not None:
+                bound.prior_scorer = self._prior.bind(game, seat)
+                if bound.prior_scorer.per_game_state:
+                    bound.per_game_state = True
+                    return bound
+            cache[key] = bound
         return bound
 
     def reseed(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
+        if self._prior is not None:
+            self._prior.reseed(seed + 1)
         self.__dict__.pop("_bound_by_kind", None)  # bound copies hold the old stream
 
-    def _masked_logits(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def _masked_logits(self, obs: np.ndarray, masks: np.ndarray, advance: bool = True) -> np.ndarray:
         x = policy_input(np.asarray(obs, np.float32), self.kind_index, len(self.kinds))
         logits = self.net.logits(x)
+        if self._prior is not None:
+            if self.prior_scorer is None:
+                raise TypeError(f"policy {self.name!r} adds the {self._prior.kind} prior's scores to its logits: "
+                                "call bind(game, seat) first")
+            single = np.ndim(masks) == 1
+            prior = self.prior_scorer.scores(np.atleast_2d(obs), np.atleast_2d(masks), advance=advance)
+            logits = logits + self.prior_weight * (prior[0] if single else prior)
         return np.where(np.asarray(masks) > 0, logits, -np.inf)
 
     def action_logits(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The actor's logits for one observation, -inf on illegal actions (search
-        uses their softmax as a prior)."""
+        uses their softmax as a prior). A heuristic prior with memory is asked
+        without moving its memory on (a look-ahead is not a decision played)."""
         check_mask(mask)
-        return self._masked_logits(observation, mask)
+        return self._masked_logits(observation, mask, advance=False)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         check_mask(mask)

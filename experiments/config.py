@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import yaml
 
 import spyenvs.configs
+from spyenvs.agents.prior import PRIOR_KINDS
 
 C = TypeVar("C")
 
@@ -137,6 +138,27 @@ class NetConfig(Section):
     """board_cnn: actor and critic share one conv trunk"""
     play_hidden: int = 64
     """card_table: units of the PLAY head that scores each play by its cards"""
+    prior: str = "none"
+    """none, or heuristic: residual policy learning over the heuristic's action scores.
+    The actor's logits are prior_weight * the scores of the game's heuristic for the
+    learner's seat + the network's, whose last layer starts at zero, so training
+    starts at the heuristic's moves (every arch). The env writes the scores as extra
+    input columns; exported files stay weights-only and name the prior in their
+    metadata, the player computing the scores itself. The warm start then fits only
+    the critic (the actor already plays the heuristic), and clone_reg.coef must be 0"""
+    prior_weight: float = 1.0
+    """the prior's scores' weight in the logits (net.prior heuristic; positive)"""
+    privileged_critic: bool = False
+    """during training the critic also reads every other seat's observation (the
+    true state as far as any role knows it), the actor and every exported file never
+    do; where the game has several role kinds, the critic has one value head per
+    kind, picked by the role one-hot (mlp, card_table, and board_cnn without share_trunk)"""
+
+    def __post_init__(self) -> None:
+        if self.prior not in PRIOR_KINDS:
+            raise ValueError(f"training option 'net.prior' must be {' or '.join(PRIOR_KINDS)}, got {self.prior!r}")
+        if not (isinstance(self.prior_weight, (int, float)) and 0 < self.prior_weight < float("inf")):
+            raise ValueError(f"training option 'net.prior_weight' must be a positive number, got {self.prior_weight!r}")
 
 
 @dataclass
@@ -210,6 +232,10 @@ class TrainConfig(RunConfig):
     """all seats' decisions per episode before truncation"""
     learner_kinds: list[str] | None = None
     """the role kinds the learner plays (None: every role kind, one network)"""
+    learner_teams: bool = False
+    """a team role kind (Specter Ops' hunters) trains with the learner in every seat
+    of its team in the same episode, as evaluation seats a candidate; off: one seat,
+    the opponent policy in its teammates'"""
     device: str = "cpu"
     """torch device of the learner"""
     torch_threads: int = 1
@@ -237,6 +263,11 @@ class TrainConfig(RunConfig):
     """the opponent league"""
     eval: EvalConfig = field(default_factory=EvalConfig)
     """periodic and final evaluation"""
+
+    def __post_init__(self) -> None:
+        if self.net.prior != "none" and self.clone_reg.coef > 0:
+            raise ValueError(f"training option 'clone_reg.coef' must be 0 with net.prior {self.net.prior}: "
+                             "the prior already holds the heuristic in the logits")
 
 
 # ----------------------------------------------------------------- RLlib sections

@@ -4,8 +4,12 @@
 ``(W, b)`` layers (:func:`expand_first_layer` maps a :class:`~spyenvs.experiments.nets.KeepColumns`
 first layer back onto full observations); :func:`export_actor` and
 :func:`export_card_actor` do the same for the board net and the card-table net of
-:mod:`spyenvs.experiments.nets`. :func:`save_trained` and :func:`inference_policy`
-are what a trainer calls for either architecture.
+:mod:`spyenvs.experiments.nets`, :func:`row_mlp_weights` for the MLP of a learner row
+of parts (:class:`~spyenvs.experiments.nets.RowMlpPolicy`). :func:`save_trained` and
+:func:`inference_policy` are what a trainer calls for any architecture. Only the
+actor is exported, over what every player reads (the observation, then the role
+one-hot): never the critic, its critic-only inputs or a prior's columns (a prior is
+named in the metadata the trainer passes, and computed by the player).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from spyenvs.experiments.nets import (
     BoardActorCriticPolicy,
     CardTableActorCriticPolicy,
     KeepColumns,
+    RowMlpPolicy,
 )
 
 
@@ -35,6 +40,11 @@ def actor_weights(policy, scale: tuple[np.ndarray, np.ndarray] | None = None) ->
     out = [(m.weight.detach().cpu().numpy().astype(np.float64), m.bias.detach().cpu().numpy().astype(np.float64))
            for m in layers]
     out[0] = (expand_first_layer(policy, out[0][0]), out[0][1])
+    return _fold_scale(out, scale)
+
+
+def _fold_scale(out: list[tuple[np.ndarray, np.ndarray]], scale) -> list[tuple[np.ndarray, np.ndarray]]:
+    """float32 layers, the input scaling (low, inv) folded into the first one."""
     if scale is not None:
         low, inv = scale
         w, b = out[0]
@@ -44,6 +54,33 @@ def actor_weights(policy, scale: tuple[np.ndarray, np.ndarray] | None = None) ->
         w[:, :d] *= inv.astype(np.float64)
         out[0] = (w, b)
     return [(w.astype(np.float32), b.astype(np.float32)) for w, b in out]
+
+
+def row_mlp_weights(policy: RowMlpPolicy, scale: tuple[np.ndarray, np.ndarray] | None = None
+                    ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The actor of a :class:`~spyenvs.experiments.nets.RowMlpPolicy` as [(W, b), ...]
+    over the full observation and the role one-hot (the entries the env left out come
+    back as zero columns; ``scale`` folded in as in :func:`actor_weights`)."""
+    layers = [m for m in policy.actor if isinstance(m, nn.Linear)]
+    out = [(m.weight.detach().cpu().numpy().astype(np.float64), m.bias.detach().cpu().numpy().astype(np.float64))
+           for m in layers]
+    c = policy.net_config
+    if c["source_columns"] is not None:
+        w0 = out[0][0]
+        cols = np.asarray(c["source_columns"], np.int64)
+        size = int(c["source_size"])
+        full = np.zeros((w0.shape[0], size + w0.shape[1] - cols.size))
+        full[:, cols] = w0[:, :cols.size]
+        full[:, size:] = w0[:, cols.size:]
+        out[0] = (full, out[0][1])
+    return _fold_scale(out, scale)
+
+
+def mlp_actor_weights(policy, scale=None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The MLP actor of either MLP policy (SB3's, or a learner row's)."""
+    if isinstance(policy, RowMlpPolicy):
+        return row_mlp_weights(policy, scale)
+    return actor_weights(policy, scale)
 
 
 def expand_first_layer(policy, weight: np.ndarray) -> np.ndarray:
@@ -168,7 +205,7 @@ def save_trained(path: str, policy, scale, meta: dict, dtype: str = "float32") -
         arrays, extra = exported
         save_arrays(path, arrays, dict(meta, **extra), dtype=dtype)
     else:
-        save_policy(path, actor_weights(policy, scale), meta, half=dtype == "float16")
+        save_policy(path, mlp_actor_weights(policy, scale), meta, half=dtype == "float16")
 
 
 def inference_policy(policy, scale, meta: dict, deterministic: bool = True, name: str | None = None):
@@ -178,4 +215,4 @@ def inference_policy(policy, scale, meta: dict, deterministic: bool = True, name
     if exported is not None:
         arrays, extra = exported
         return TorchPolicy(arrays, dict(meta, **extra), deterministic=deterministic, name=name)
-    return TorchPolicy(actor_weights(policy, scale), meta, deterministic=deterministic, name=name)
+    return TorchPolicy(mlp_actor_weights(policy, scale), meta, deterministic=deterministic, name=name)

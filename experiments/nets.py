@@ -24,6 +24,19 @@ actor-critic whose masked action distribution is normalised with ``log_softmax``
 sb3-contrib uses ``logsumexp``, which torch runs much slower on rows holding the
 mask's -1e8: it was most of a PPO minibatch's distribution cost.
 
+**The learner row.** With a prior or a privileged critic (``net.prior``,
+``net.privileged_critic``) the trainer's env writes a row of several parts
+(:meth:`spyenvs.wrappers.vec_selfplay.VecSelfPlayEnv.row_layout`, described here by a
+``row`` dict, :func:`row_parts`): the actor reads only the observation and role
+one-hot (what every exported player reads) and adds ``prior_weight`` times the
+prior's columns to its logits, its last layer starting at zero (residual policy
+learning: training starts at the heuristic's moves); the critic reads the actor's
+input plus the critic-only parts (the opponent's class, every other seat's
+observation) and, with ``value_heads`` > 1, has one value head per role kind,
+picked by the role one-hot. Every architecture takes a ``row``: the MLP as
+:class:`RowMlpPolicy`, the board net (the critic's trunk then reads every seat's board
+planes as channels) and the card table. Without those options nothing changes.
+
 :func:`policy_kwargs_for` says which policy class and kwargs a game trains with;
 :mod:`spyenvs.experiments.export` turns a trained actor into the plain arrays that
 :mod:`spyenvs.agents.board_net` and :mod:`spyenvs.agents.torch_policy` evaluate in numpy.
@@ -90,7 +103,7 @@ def env_columns_for(env_id: str, game, net: dict | None = None) -> np.ndarray | 
 
 
 def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_dims: int = 0,
-                      env_columns: np.ndarray | None = None) -> tuple[Any, dict]:
+                      env_columns: np.ndarray | None = None, row: dict | None = None) -> tuple[Any, dict]:
     """(policy class, policy_kwargs) for ``MaskablePPO(policy_class, venv, policy_kwargs=...)``.
 
     ``net`` is the trainer's ``net`` config section: ``arch`` ``auto`` (the board net
@@ -102,22 +115,38 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_di
     ``critic_only_dims``: that many last input columns (the opponent's class) reach
     the critic and never the actor (MLP only). ``env_columns``: the env already hands
     over only these observation entries (:func:`env_columns_for`); the network then
-    reads its input whole and remembers them for the export."""
+    reads its input whole and remembers them for the export.
+    ``row``: the learner row's parts (module docstring; the env's ``row_layout()``
+    plus ``prior_weight`` and ``value_heads``); with a prior or privileged columns in
+    it, every architecture reads the row by its parts."""
     net = dict(net or {})
     arch = net.get("arch", "auto")
     if arch not in ("auto", ARCH, CARD_ARCH, "mlp"):
         raise ValueError(f"net.arch must be auto, {ARCH}, {CARD_ARCH} or mlp, got {arch!r}")
+    parts = row if row is not None and (row.get("prior") or row.get("privileged")) else None
+    if parts is not None:
+        critic_only_dims = int(parts.get("opponent", 0))
     cards = card_table_spec(game) if game.env_id == env_id else None
     if arch == CARD_ARCH and cards is None:
         raise ValueError(f"net.arch {CARD_ARCH} is the net of {', '.join(games_with('card_table'))}, not {env_id}")
     if arch == CARD_ARCH or (arch == "auto" and cards is not None):
         if critic_only_dims:
             raise ValueError(f"the opponent's class for the critic needs net.arch mlp, not {CARD_ARCH}")
-        return CardTableActorCriticPolicy, {"card_spec": cards, "hidden": tuple(int(n) for n in net.get("hidden", (128, 128))),
-                                            "play_hidden": int(net.get("play_hidden", 64))}
+        kwargs = {"card_spec": cards, "hidden": tuple(int(n) for n in net.get("hidden", (128, 128))),
+                  "play_hidden": int(net.get("play_hidden", 64))}
+        if parts is not None:
+            kwargs["row"] = dict(parts)
+        return CardTableActorCriticPolicy, kwargs
     spec = board_spec(game) if game.env_id == env_id else None
     if arch == ARCH and spec is None:
         raise ValueError(f"net.arch {ARCH} needs a game with board planes and cell actions ({', '.join(games_with('cell_board'))})")
+    if parts is not None and (arch == "mlp" or spec is None):
+        if critic_only_dims and not int(parts.get("opponent", 0)):
+            raise ValueError("critic_only_dims and the row's opponent columns disagree")
+        return RowMlpPolicy, {"row": dict(parts), "hidden": tuple(int(n) for n in net.get("hidden", (128, 128))),
+                              "activation": net.get("activation", "tanh"),
+                              "source_columns": None if env_columns is None else [int(i) for i in env_columns],
+                              "source_size": int(game.observation_size)}
     if arch == "mlp" or spec is None:
         hidden = list(net.get("hidden", (128, 128)))
         act = {"tanh": nn.Tanh, "relu": nn.ReLU}[net.get("activation", "tanh")]
@@ -145,7 +174,49 @@ def policy_kwargs_for(env_id: str, game, net: dict | None = None, critic_only_di
     for k, default in DEFAULTS.items():
         v = net.get(k, default)
         kwargs[k] = tuple(v) if isinstance(default, tuple) else type(default)(v)
+    if parts is not None:
+        if parts.get("privileged") and kwargs["share_trunk"]:
+            raise ValueError(f"net.share_trunk cannot go with net.privileged_critic: the critic's {ARCH} trunk "
+                             "reads every seat's board")
+        if parts.get("privileged") and int(parts["obs"]) != int(game.observation_size):
+            raise ValueError(f"the {ARCH} critic reads whole observations; the row has {parts['obs']} of "
+                             f"{game.observation_size} entries")
+        kwargs["row"] = dict(parts)
     return BoardActorCriticPolicy, kwargs
+
+
+def row_parts(row: dict | None, width: int) -> dict[str, Any]:
+    """The learner row's parts as column bounds (module docstring): the actor reads
+    ``[0, actor)``, the critic ``[0, critic)``, the prior's columns are ``[critic,
+    critic + prior)``. ``row`` gives the widths (``obs``, ``kinds``, ``opponent``,
+    ``privileged``, ``seats``, ``prior``) and ``prior_weight``, ``value_heads``; None:
+    the whole row is the actor's and the critic's input. The widths must add up to
+    ``width``, else ValueError."""
+    if row is None:
+        return {"obs": width, "kinds": 0, "opponent": 0, "privileged": 0, "seats": 0, "prior": 0,
+                "prior_weight": 0.0, "value_heads": 1, "actor": width, "critic": width}
+    r = {k: int(row.get(k, 0)) for k in ("obs", "kinds", "opponent", "privileged", "seats", "prior")}
+    r["prior_weight"] = float(row.get("prior_weight", 1.0))
+    r["value_heads"] = int(row.get("value_heads", 1))
+    r["actor"] = r["obs"] + r["kinds"]
+    r["critic"] = r["actor"] + r["opponent"] + r["privileged"]
+    if r["critic"] + r["prior"] != width:
+        raise ValueError(f"the row's parts ({', '.join(f'{k} {r[k]}' for k in ('obs', 'kinds', 'opponent', 'privileged', 'prior'))})"
+                         f" do not add up to the input's {width} columns")
+    if r["value_heads"] != 1 and r["value_heads"] != r["kinds"]:
+        raise ValueError(f"value_heads must be 1 or one per role kind ({r['kinds']}), got {r['value_heads']}")
+    if r["prior"] and not r["prior_weight"] > 0:
+        raise ValueError(f"prior_weight must be positive, got {r['prior_weight']}")
+    return r
+
+
+def zero_residual(*layers: nn.Module) -> None:
+    """Start the residual at zero: the last layers' weights and biases are zeros, so
+    the logits are the prior's alone until training moves them."""
+    for m in layers:
+        nn.init.zeros_(m.weight)
+        if m.bias is not None:
+            nn.init.zeros_(m.bias)
 
 
 # ------------------------------------------------------------- the distribution
@@ -289,8 +360,31 @@ class OwnNetsPolicy(LeanMaskablePolicy):
     keep their contracts, so rollouts, PPO updates, masks and behaviour cloning work
     as with the MLP policy."""
 
+    #: the learner row's parts (:func:`row_parts`), set by the subclass before building
+    row: dict[str, Any]
+
     def _input(self, obs) -> th.Tensor:
         return super(MaskableActorCriticPolicy, self).extract_features(obs, self.features_extractor).float()
+
+    def _actor_input(self, x: th.Tensor) -> th.Tensor:
+        return x if self.row["actor"] == x.shape[1] else x[:, : self.row["actor"]]
+
+    def _critic_input(self, x: th.Tensor) -> th.Tensor:
+        return x if self.row["critic"] == x.shape[1] else x[:, : self.row["critic"]]
+
+    def _add_prior(self, logits: th.Tensor, x: th.Tensor) -> th.Tensor:
+        """The actor's logits plus ``prior_weight`` times the prior's columns."""
+        r = self.row
+        if not r["prior"]:
+            return logits
+        return logits + r["prior_weight"] * x[:, r["critic"]:r["critic"] + r["prior"]]
+
+    def _pick_value(self, values: th.Tensor, x: th.Tensor) -> th.Tensor:
+        """The value of each row's role kind, where the critic has a head per kind."""
+        r = self.row
+        if r["value_heads"] == 1:
+            return values
+        return (values * x[:, r["obs"]:r["obs"] + r["kinds"]]).sum(1, keepdim=True)
 
     def _logits_values(self, obs, need_values: bool = True) -> tuple[th.Tensor, th.Tensor | None]:
         raise NotImplementedError
@@ -331,45 +425,134 @@ class OwnNetsPolicy(LeanMaskablePolicy):
         return data
 
 
+def mlp(in_dim: int, hidden: tuple[int, ...], out: int, activation: type[nn.Module]) -> nn.Sequential:
+    """Linear layers of ``hidden`` widths with ``activation`` between them, then a
+    Linear layer to ``out``."""
+    layers, d = [], in_dim
+    for n in hidden:
+        layers += [nn.Linear(d, n), activation()]
+        d = n
+    layers.append(nn.Linear(d, out))
+    return nn.Sequential(*layers)
+
+
+class RowMlpPolicy(OwnNetsPolicy):
+    """SB3's MLP actor-critic (an actor and a critic MLP of ``hidden`` widths,
+    orthogonal init) over a learner row of parts (``row``, module docstring): the
+    actor reads the observation and role one-hot and adds the prior's columns to its
+    logits (its last layer then starts at zero); the critic also reads the
+    critic-only parts, with a value head per role kind where ``value_heads`` says so.
+    ``source_columns``: the env wrote only these entries of a ``source_size``
+    observation (:func:`env_columns_for`); the export maps the first layer back."""
+
+    def __init__(self, observation_space, action_space, lr_schedule, row: dict | None = None,
+                 hidden: tuple[int, ...] = (128, 128), activation: str = "tanh",
+                 source_columns: list[int] | None = None, source_size: int | None = None, **kwargs):
+        if activation not in ("tanh", "relu"):
+            raise ValueError(f"activation must be tanh or relu, got {activation!r}")
+        self.row = row_parts(row, int(observation_space.shape[0]))
+        self.net_config = {"row": row, "hidden": tuple(int(n) for n in hidden), "activation": activation,
+                           "source_columns": None if source_columns is None else [int(i) for i in source_columns],
+                           "source_size": None if source_size is None else int(source_size)}
+        if source_columns is not None and len(source_columns) != self.row["obs"]:
+            raise ValueError(f"{len(source_columns)} source columns for a row of {self.row['obs']} observation entries")
+        for k in ("net_arch", "activation_fn", "features_extractor_class", "features_extractor_kwargs",
+                  "share_features_extractor"):
+            kwargs.pop(k, None)
+        super().__init__(observation_space, action_space, lr_schedule, net_arch=[], **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        c, r = self.net_config, self.row
+        act = {"tanh": nn.Tanh, "relu": nn.ReLU}[c["activation"]]
+        self.actor = mlp(r["actor"], c["hidden"], int(self.action_space.n), act)
+        self.critic = mlp(r["critic"], c["hidden"], r["value_heads"], act)
+        if self.ortho_init:  # SB3's scheme: sqrt(2) in the body, 0.01 for the logits, 1 for the value
+            for m in self.modules():
+                if isinstance(m, nn.Linear):
+                    nn.init.orthogonal_(m.weight, gain=np.sqrt(2))
+                    nn.init.zeros_(m.bias)
+            nn.init.orthogonal_(self.actor[-1].weight, gain=0.01)
+            nn.init.orthogonal_(self.critic[-1].weight, gain=1.0)
+        if r["prior"]:
+            zero_residual(self.actor[-1])
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _logits_values(self, obs, need_values: bool = True) -> tuple[th.Tensor, th.Tensor | None]:
+        x = self._input(obs)
+        logits = self._add_prior(self.actor(self._actor_input(x)), x)
+        return logits, (self._values(x) if need_values else None)
+
+    def _values(self, x: th.Tensor) -> th.Tensor:
+        return self._pick_value(self.critic(self._critic_input(x)), x)
+
+
+def privileged_board_columns(row: dict[str, Any], board_start: int, board_shape: tuple[int, int, int]) -> np.ndarray:
+    """The critic's input columns reordered for a :class:`BoardNet` over every seat's
+    board: the learner's board planes, then each other seat's (so they stack as
+    channels), then everything else of the critic's part of the row in order."""
+    planes, h, w = board_shape
+    size, obs = planes * h * w, row["obs"]
+    first = row["actor"] + row["opponent"]  # the other seats' observations start here
+    boards = [np.arange(board_start, board_start + size)]
+    boards += [first + k * obs + np.arange(board_start, board_start + size) for k in range(row["seats"])]
+    board_cols = np.concatenate(boards)
+    rest = np.setdiff1d(np.arange(row["critic"]), board_cols, assume_unique=True)
+    return np.r_[board_cols, rest].astype(np.int64)
+
+
 class BoardActorCriticPolicy(OwnNetsPolicy):
-    """MaskablePPO policy with :class:`BoardNet` actor and critic (module docstring)."""
+    """MaskablePPO policy with :class:`BoardNet` actor and critic (module docstring).
+    With a ``row`` holding the other seats' observations the critic's trunk reads
+    every seat's board planes, stacked as channels (:func:`privileged_board_columns`)."""
 
     def __init__(self, observation_space, action_space, lr_schedule, board_start: int = 0,
                  board_shape: tuple[int, int, int] = (19, 32, 23), cell_actions: int = 736,
                  channels: int = 16, dilations: tuple[int, ...] = (1, 2, 4, 8),
                  vec_hidden: tuple[int, ...] = (128, 128), head_hidden: int = 128, share_trunk: bool = False,
-                 **kwargs):
+                 row: dict | None = None, **kwargs):
+        self.row = row_parts(row, int(observation_space.shape[0]))
+        if self.row["privileged"] and share_trunk:
+            raise ValueError("share_trunk cannot go with a privileged critic: its trunk reads every seat's board")
         planes, h, w = board_shape
         if cell_actions != h * w:
             raise ValueError(f"cell_actions must be the board's {h}x{w} = {h * w} cells, got {cell_actions}")
         if action_space.n < cell_actions:
             raise ValueError(f"the action space has {action_space.n} actions, fewer than {cell_actions} cells")
-        if observation_space.shape[0] < board_start + planes * h * w:
-            raise ValueError(f"observation of {observation_space.shape[0]} floats has no {board_shape} board at {board_start}")
+        if self.row["actor"] < board_start + planes * h * w:
+            raise ValueError(f"observation of {self.row['actor']} floats has no {board_shape} board at {board_start}")
         self.board_config = {"board_start": int(board_start), "board_shape": tuple(int(s) for s in board_shape),
                              "cell_actions": int(cell_actions), "channels": int(channels),
                              "dilations": tuple(int(d) for d in dilations), "vec_hidden": tuple(int(n) for n in vec_hidden),
                              "head_hidden": int(head_hidden), "share_trunk": bool(share_trunk)}
-        self.net_config = self.board_config
+        self.net_config = dict(self.board_config, **({"row": row} if row is not None else {}))
         kwargs.pop("net_arch", None)
         kwargs.pop("share_features_extractor", None)
         super().__init__(observation_space, action_space, lr_schedule, net_arch=[], **kwargs)
 
     def _build(self, lr_schedule) -> None:
-        c = self.board_config
-        in_dim = int(self.observation_space.shape[0])
-        common = {"in_dim": in_dim, "board_start": c["board_start"], "board_shape": c["board_shape"],
+        c, r = self.board_config, self.row
+        common = {"in_dim": r["actor"], "board_start": c["board_start"], "board_shape": c["board_shape"],
                   "channels": c["channels"], "dilations": c["dilations"], "vec_hidden": c["vec_hidden"],
                   "head_hidden": c["head_hidden"]}
         self.actor = BoardNet(out=int(self.action_space.n) - c["cell_actions"], cell_head=True, **common)
+        self.register_buffer("critic_columns", None, persistent=False)
+        heads = r["value_heads"]
         if c["share_trunk"]:
             self.value_head = nn.Sequential(nn.Linear(2 * c["channels"] + self.actor.film.in_features, c["head_hidden"]),
-                                            nn.ReLU(), nn.Linear(c["head_hidden"], 1))
+                                            nn.ReLU(), nn.Linear(c["head_hidden"], heads))
             self.critic = None
+        elif r["privileged"]:
+            planes, h, w = c["board_shape"]
+            cols = privileged_board_columns(r, c["board_start"], c["board_shape"])
+            self.critic_columns = th.as_tensor(cols)
+            self.critic = BoardNet(**dict(common, in_dim=r["critic"], board_start=0,
+                                          board_shape=(planes * (r["seats"] + 1), h, w)), out=heads, cell_head=False)
         else:
-            self.critic = BoardNet(out=1, cell_head=False, **common)
+            self.critic = BoardNet(**dict(common, in_dim=r["critic"]), out=heads, cell_head=False)
         if self.ortho_init:
             self._init_weights()
+        if r["prior"]:
+            zero_residual(self.actor.cell, self.actor.head[-1])
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _init_weights(self) -> None:
@@ -385,21 +568,24 @@ class BoardActorCriticPolicy(OwnNetsPolicy):
 
     def _logits_values(self, obs, need_values: bool = True) -> tuple[th.Tensor, th.Tensor | None]:
         x = self._input(obs)
-        h, v = self.actor.trunk(x)
-        logits = th.cat([self.actor.cell(h).flatten(1), self.actor.pooled(h, v)], dim=1)
+        h, v = self.actor.trunk(self._actor_input(x))
+        logits = self._add_prior(th.cat([self.actor.cell(h).flatten(1), self.actor.pooled(h, v)], dim=1), x)
         if not need_values:
             return logits, None
         if self.critic is None:
             flat = h.flatten(2)
-            values = self.value_head(th.cat([flat.mean(2), flat.amax(2), v], dim=1))
+            values = self._pick_value(self.value_head(th.cat([flat.mean(2), flat.amax(2), v], dim=1)), x)
         else:
-            values = self.critic.pooled(*self.critic.trunk(x))
+            values = self._values(x)
         return logits, values
 
     def _values(self, x: th.Tensor) -> th.Tensor:
         if self.critic is None:
             return self._logits_values(x)[1]
-        return self.critic.pooled(*self.critic.trunk(x))
+        xc = self._critic_input(x)
+        if self.critic_columns is not None:
+            xc = xc.index_select(1, self.critic_columns)
+        return self._pick_value(self.critic.pooled(*self.critic.trunk(xc)), x)
 
 
 
@@ -486,21 +672,21 @@ class CardTableActorCriticPolicy(OwnNetsPolicy):
     networks)."""
 
     def __init__(self, observation_space, action_space, lr_schedule, card_spec: dict[str, Any] | None = None,
-                 hidden: tuple[int, ...] = (128, 128), play_hidden: int = 64, **kwargs):
+                 hidden: tuple[int, ...] = (128, 128), play_hidden: int = 64, row: dict | None = None, **kwargs):
         if card_spec is None:
             raise ValueError("CardTableActorCriticPolicy needs the game's card_spec (nets.card_table_spec)")
+        self.row = row_parts(row, int(observation_space.shape[0]))
         self.card_config = {"card_spec": card_spec, "hidden": tuple(int(n) for n in hidden),
                             "play_hidden": int(play_hidden)}
-        self.net_config = self.card_config
+        self.net_config = dict(self.card_config, **({"row": row} if row is not None else {}))
         kwargs.pop("net_arch", None)
         kwargs.pop("activation_fn", None)
         super().__init__(observation_space, action_space, lr_schedule, net_arch=[], **kwargs)
 
     def _build(self, lr_schedule) -> None:
-        c = self.card_config
-        in_dim = int(self.observation_space.shape[0])
-        self.actor = CardTableNet(in_dim, c["card_spec"], c["hidden"], int(self.action_space.n), c["play_hidden"])
-        self.critic = CardTableNet(in_dim, c["card_spec"], c["hidden"], 1)
+        c, r = self.card_config, self.row
+        self.actor = CardTableNet(r["actor"], c["card_spec"], c["hidden"], int(self.action_space.n), c["play_hidden"])
+        self.critic = CardTableNet(r["critic"], c["card_spec"], c["hidden"], r["value_heads"])
         if self.ortho_init:
             for m in self.modules():
                 if isinstance(m, nn.Linear):
@@ -510,12 +696,17 @@ class CardTableActorCriticPolicy(OwnNetsPolicy):
             for last in (self.actor.out, self.actor.play_out):
                 nn.init.orthogonal_(last.weight, gain=0.01)
             nn.init.orthogonal_(self.critic.out.weight, gain=1.0)
+        if r["prior"]:
+            zero_residual(self.actor.out, self.actor.play_out)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _logits_values(self, obs, need_values: bool = True) -> tuple[th.Tensor, th.Tensor | None]:
         x = self._input(obs)
         table = card_table_features(x, self.card_config["card_spec"], th.cat)  # no weights: shared by both nets
-        return self.actor(x, table), (self.critic(x, table) if need_values else None)
+        logits = self._add_prior(self.actor(self._actor_input(x), table), x)
+        if not need_values:
+            return logits, None
+        return logits, self._pick_value(self.critic(self._critic_input(x), table), x)
 
     def _values(self, x: th.Tensor) -> th.Tensor:
-        return self.critic(x)
+        return self._pick_value(self.critic(self._critic_input(x)), x)

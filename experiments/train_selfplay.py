@@ -42,6 +42,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from spyenvs.agents.heuristics import HeuristicPolicy, has_heuristic
 from spyenvs.agents.policy import RandomPolicy, role_kinds
+from spyenvs.agents.prior import make_prior
 from spyenvs.agents.registry import make_policy
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.core import progress  # progress.progress_bar looked up per call (tests replace it)
@@ -99,6 +100,8 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
         return make_game(game, **cfg.game) if isinstance(game, str) else game(**cfg.game)
 
     probe = make()
+    if cfg.net.prior == "heuristic" and not has_heuristic(probe.env_id):
+        raise ValueError(f"net.prior heuristic needs a game with a heuristic; {probe.env_id} has none")
     scale = observation_scale(probe.layout) if cfg.scale_observations else None
     # the env writes only the entries the learner reads
     columns = env_columns_for(probe.env_id, probe, config_mod.to_dict(cfg.net))
@@ -110,6 +113,13 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
 def opponent_classes(cfg: TrainConfig) -> tuple[str, ...]:
     """The opponent classes the critic is told about (none unless critic_sees_opponent)."""
     return ("random", "heuristic") if cfg.critic_sees_opponent else ()
+
+
+def row_options(cfg: TrainConfig) -> dict[str, Any]:
+    """The env's options for the learner row's extra parts: the other seats'
+    observations for the critic (``net.privileged_critic``) and the prior's scores
+    (``net.prior``)."""
+    return {"privileged": bool(cfg.net.privileged_critic), "prior": make_prior(cfg.net.prior, seed=cfg.seed + 29)}
 
 
 # ---------------------------------------------------------------- run state
@@ -179,10 +189,13 @@ class Learner:
 
     def meta(self, name: str) -> dict:
         s = self.spec
-        return {"env_id": s.env_id, "config": s.make().config, "roles": s.roles,
+        meta = {"env_id": s.env_id, "config": s.make().config, "roles": s.roles,
                 "role_kinds": s.kinds, "obs_dim": s.obs_dim, "num_actions": s.num_actions,
                 "activation": self.cfg.net.activation, "name": name,
                 "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.state.train_seconds, 1)}}
+        if self.cfg.net.prior != "none":  # package code the player binds, not weights
+            meta["prior"] = {"kind": self.cfg.net.prior, "weight": float(self.cfg.net.prior_weight)}
+        return meta
 
     def save_policy(self, path: str, name: str, half: bool = False) -> None:
         save_trained(path, self.model.policy, self.spec.scale, self.meta(name), dtype="float16" if half else "float32")
@@ -213,10 +226,12 @@ class WarmStart:
                                           columns=spec.env_columns,
                                           gamma=cfg.ppo.gamma, max_decisions=cfg.max_decisions,
                                           progress=bar.update, opponent_classes=opponent_classes(cfg),
-                                          student=student)
+                                          student=student, privileged=bool(cfg.net.privileged_critic),
+                                          prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + seed_offset))
 
     def run(self, demos: dict, out: str) -> dict:
-        """Clone the teacher into the fresh network (actor and critic), then run the
+        """Clone the teacher into the fresh network (actor and critic; with a prior
+        the critic alone, since the actor already plays the heuristic), then run the
         DAgger rounds; returns every label gathered (for the cloning term). Cloning
         counts as training time; playing the teacher's and DAgger's games does not."""
         ws = self.cfg.warm_start
@@ -235,7 +250,11 @@ class WarmStart:
         ws = self.cfg.warm_start
         t0 = time.monotonic()
         self.stats = behaviour_clone(self.learner.model.policy, demos, epochs, ws.batch_size,
-                                     ws.learning_rate, seed=seed, fused=bool(self.cfg.fused_adam))
+                                     ws.learning_rate, seed=seed, fused=bool(self.cfg.fused_adam),
+                                     actor=self.cfg.net.prior == "none")
+        if self.cfg.net.prior != "none":
+            self.stats["critic_only"] = True
+            what = f"{what} (critic only: the prior plays the teacher)"
         self.learner.state.train_seconds += time.monotonic() - t0
         if not self.quiet:
             st = self.stats
@@ -377,13 +396,18 @@ def make_vec_env(cfg: TrainConfig, spec: GameSpec, game: Any, league: SnapshotLe
                           learner_kinds=cfg.learner_kinds, max_decisions=cfg.max_decisions,
                           auto_play_forced=bool(cfg.auto_play_forced),
                           scale_observations=bool(cfg.scale_observations), seed=cfg.seed,
-                          opponent_classes=opponent_classes(cfg), obs_columns=spec.env_columns)
+                          opponent_classes=opponent_classes(cfg), obs_columns=spec.env_columns,
+                          learner_teams=bool(cfg.learner_teams), **row_options(cfg))
 
 
 def make_model(cfg: TrainConfig, spec: GameSpec, venv: VecSelfPlayEnv, out: str) -> MaskablePPO:
-    """The MaskablePPO learner over ``venv`` with the game's network."""
+    """The MaskablePPO learner over ``venv`` with the game's network (reading the
+    env's learner row by its parts: :meth:`VecSelfPlayEnv.row_layout`)."""
+    row = dict(venv.row_layout(), prior_weight=float(cfg.net.prior_weight),
+               value_heads=(venv.role_dims or 1) if cfg.net.privileged_critic else 1)
     policy_class, policy_kwargs = policy_kwargs_for(spec.env_id, spec.make(), config_mod.to_dict(cfg.net),
-                                                    critic_only_dims=venv.opponent_dims, env_columns=spec.env_columns)
+                                                    critic_only_dims=venv.opponent_dims, env_columns=spec.env_columns,
+                                                    row=row)
     if cfg.fused_adam:
         policy_kwargs["optimizer_class"] = LeanAdam
         policy_kwargs["optimizer_kwargs"] = {}  # SB3's eps=1e-5 default is for torch's Adam only

@@ -11,7 +11,10 @@ that decays to zero over ``decay_steps``, so the policy leaves the teacher only 
 fast as the reward pulls it away.
 
 Observations are recorded as the training env sees them (scaled, with the role-kind
-one-hot), through the same :func:`encode` the vectorised env uses.
+one-hot, and the opponent's class, the other seats' observations and the prior's
+columns where the run has them), through the same :func:`encode` the vectorised env uses.
+A policy over a prior (``net.prior``) already plays the teacher: the trainer then
+clones the critic alone (``behaviour_clone(..., actor=False)``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
                            kinds: list[str], scale, gamma: float = 0.997, max_decisions: int = 3000,
                            progress: Callable[[int], None] | None = None,
                            opponent_classes: tuple[str, ...] = (),
-                           columns: np.ndarray | None = None, student=None) -> dict[str, np.ndarray]:
+                           columns: np.ndarray | None = None, student=None, privileged: bool = False,
+                           prior=None) -> dict[str, np.ndarray]:
     """Teacher decisions with more than one legal action in ``learner_kinds`` seats.
 
     Even games put the teacher in every seat; odd games put it in one learner seat
@@ -50,13 +54,21 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
     decisions). With ``opponent_classes`` each row ends with the opponents' classes,
     as the vectorised env writes them (the teacher's name, or ``random``). ``columns``:
     only these observation entries, scaled by their part of ``scale``, as the env
-    writes them."""
+    writes them. ``privileged`` and ``prior`` add the other seats' observations and
+    the prior's columns, as the env does (its ``row_layout``): the prior is bound to
+    each recorded seat per game and scores its decisions with a choice."""
     if columns is not None and scale is not None:
         scale = (scale[0][columns], scale[1][columns])
     g = make_game()
     rng = np.random.default_rng(seed)
     random_player = RandomPolicy(seed + 1)
     learner_seats = [s for s, r in enumerate(g.roles) if role_kind(r) in learner_kinds]
+    n_seats = g.num_players
+
+    def part(o: np.ndarray) -> np.ndarray:  # another seat's observation, as the env writes it
+        o = o if columns is None else o[columns]
+        return o if scale is None else (o - scale[0]) * scale[1]
+
     obs_rows, mask_rows, actions, owners = [], [], [], []
     returns: list[float] = []
     for i in range(games):
@@ -71,6 +83,7 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
             recorded = {seat}
             against = opponent_class_bits(["random"], opponent_classes)
         students = {p: student.bind(g, p) for p in recorded} if student is not None else {}
+        priors = {p: prior.bind(g, p) for p in recorded} if prior is not None else {}
         start = len(actions)
         n = 0
         while not g.is_over and n < max_decisions:
@@ -81,7 +94,12 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
             if p in recorded and np.count_nonzero(mask) > 1:
                 kind = kinds.index(role_kind(g.roles[p]))
                 row = encode(obs if columns is None else obs[columns], kind, len(kinds), scale)
-                obs_rows.append(np.concatenate([row, against]) if opponent_classes else row)
+                parts = [row, against] if opponent_classes else [row]
+                if privileged:
+                    parts += [part(g.observe((p + k) % n_seats)) for k in range(1, n_seats)]
+                if prior is not None:
+                    parts.append(priors[p].scores(obs[None], mask[None])[0])
+                obs_rows.append(np.concatenate(parts).astype(np.float32, copy=False) if len(parts) > 1 else row)
                 mask_rows.append(mask.astype(bool))
                 actions.append(a)
                 owners.append(p)
@@ -109,18 +127,21 @@ def join_demonstrations(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndar
 
 
 def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, batch_size: int, rng,
-                 weight: float = 1.0, value_coef: float = 0.5) -> float:
+                 weight: float = 1.0, value_coef: float = 0.5, actor: bool = True) -> float:
     n = len(demos["actions"])
     total = 0.0
     for _ in range(steps):
         idx = rng.integers(n, size=min(batch_size, n))
         obs = torch.as_tensor(demos["obs"][idx])
-        acts = torch.as_tensor(demos["actions"][idx])
-        values, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=demos["masks"][idx])
-        loss = -log_prob.mean()
-        if value_coef:
-            loss = loss + value_coef * torch.nn.functional.mse_loss(values.flatten(),
-                                                                  torch.as_tensor(demos["returns"][idx]))
+        returns = torch.as_tensor(demos["returns"][idx])
+        if not actor:  # the critic alone: the teacher's returns
+            loss = value_coef * torch.nn.functional.mse_loss(policy.predict_values(obs).flatten(), returns)
+        else:
+            acts = torch.as_tensor(demos["actions"][idx])
+            values, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=demos["masks"][idx])
+            loss = -log_prob.mean()
+            if value_coef:
+                loss = loss + value_coef * torch.nn.functional.mse_loss(values.flatten(), returns)
         optimizer.zero_grad()
         (weight * loss).backward()
         torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
@@ -130,11 +151,13 @@ def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, ba
 
 
 def behaviour_clone(policy, demos: dict[str, np.ndarray], epochs: int, batch_size: int, lr: float, seed: int = 0,
-                    progress: Callable[[int], None] | None = None, fused: bool = True) -> dict[str, float]:
+                    progress: Callable[[int], None] | None = None, fused: bool = True,
+                    actor: bool = True) -> dict[str, float]:
     """Fit ``policy`` (an SB3 maskable actor-critic) to ``demos``; returns the final
     loss and the actor's agreement with the teacher on the demonstrations. ``fused``:
     torch's fused Adam kernel through ``LeanAdam`` (the trainer passes its
-    ``fused_adam`` option)."""
+    ``fused_adam`` option). ``actor=False`` fits the critic alone to the teacher's
+    returns (a policy over a prior already plays the teacher)."""
     rng = np.random.default_rng(seed)
     if fused:
         optimizer = LeanAdam(policy.parameters(), lr=lr)
@@ -146,7 +169,7 @@ def behaviour_clone(policy, demos: dict[str, np.ndarray], epochs: int, batch_siz
     t0 = time.monotonic()
     loss = 0.0
     for _ in range(int(epochs)):
-        loss = _clone_steps(policy, demos, optimizer, steps_per_epoch, batch_size, rng)
+        loss = _clone_steps(policy, demos, optimizer, steps_per_epoch, batch_size, rng, actor=actor)
         if progress:
             progress(1)
     policy.set_training_mode(False)

@@ -19,10 +19,25 @@ learner's role kinds; the terminal payoff as the only reward; truncation after
 * **One buffer.** Observations are written into preallocated ``(N, obs)`` arrays
   (two, alternating, since SB3 keeps the previous step's array while it stores it).
 
-The learner's row is the observation (with ``obs_columns``, only those entries), the role-kind one-hot (several kinds only) and,
-with ``opponent_classes``, which classes of opponent the episode plays
-(:func:`~spyenvs.wrappers.selfplay.opponent_class_bits`): the trainer hides that last
-part from the actor and gives it to the critic.
+The learner's row is, in this order (:meth:`VecSelfPlayEnv.row_layout`):
+
+* the observation (with ``obs_columns``, only those entries) and the role-kind
+  one-hot (several kinds only): what the actor, and every exported player, reads;
+* with ``opponent_classes``, which classes of opponent the episode plays
+  (:func:`~spyenvs.wrappers.selfplay.opponent_class_bits`);
+* with ``privileged``, every other seat's observation (same entries and scaling as
+  the learner's), egocentric from the learner's seat: seat+1, seat+2, ... (the true
+  state as far as any role knows it: Specter Ops' agent position, Unrest's Rebel hand);
+* with ``prior``, one column per action: the prior's scores for the learner's seat
+  (finite; see :mod:`spyenvs.agents.prior`), which the network adds to its logits.
+
+The trainer gives the two middle parts to the critic only. ``prior`` is an object
+passed in (this package never imports :mod:`spyenvs.agents`): ``prior.bind(game,
+seat)`` returns a scorer with ``scores(observations, masks) -> float32[B, A]``,
+bound once per seat (once per game and episode where it says ``per_game_state``),
+asked in one batch per scorer for every game waiting on the learner; forced learner
+decisions, played here, are not scored. The terminal observation's prior columns
+are zeros (only the critic reads a terminal row).
 
 Every game has its own random stream (seat rotation, game seeds, opponent draws):
 SB3's ``seed(s)`` gives game ``i`` the seed ``s + i`` at the next reset, exactly as a
@@ -61,7 +76,7 @@ class _Slot:
     """One game of the vector and its episode bookkeeping."""
 
     __slots__ = ("game", "rng", "next_seat", "seat", "group", "bound", "names", "decisions", "learner_steps",
-                 "kind_index", "started", "opponent_bits")
+                 "kind_index", "started", "opponent_bits", "prior")
 
     def __init__(self, game):
         self.game = game
@@ -75,6 +90,7 @@ class _Slot:
         self.learner_steps = 0
         self.kind_index = 0
         self.opponent_bits: np.ndarray | None = None
+        self.prior: dict[int, Any] = {}  # the learner's seats -> their bound prior scorers
         self.started = 0.0
 
 
@@ -83,7 +99,8 @@ class VecSelfPlayEnv(VecEnv):
 
     ``game`` is an env id or a Game class, ``config`` its options; ``opponents`` a list
     of policies or ``(policy, weight)`` / ``(policy, weight, name)`` entries following
-    :mod:`spyenvs.agents.policy`'s protocol (``bind``, ``act_batch``).
+    :mod:`spyenvs.agents.policy`'s protocol (``bind``, ``act_batch``). ``privileged``
+    and ``prior`` add the critic's and the prior's columns (module docstring).
     """
 
     def __init__(
@@ -101,6 +118,8 @@ class VecSelfPlayEnv(VecEnv):
         opponent_classes: Sequence[str] = (),
         obs_columns: Sequence[int] | None = None,
         learner_teams: bool = False,
+        privileged: bool = False,
+        prior: Any = None,
     ):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -153,15 +172,29 @@ class VecSelfPlayEnv(VecEnv):
         self.opponent_classes = tuple(opponent_classes)
         self.opponent_dims = len(self.opponent_classes) + 1 if self.opponent_classes else 0
         extra = self.role_dims + self.opponent_dims
+        obs_low, obs_high = low, high
         if extra:
             low = np.concatenate([low, np.zeros(extra, np.float32)])
             high = np.concatenate([high, np.ones(extra, np.float32)])
+        # then, for the critic, the other seats' observations; then the prior's scores
+        self.privileged_seats = g.num_players - 1 if privileged else 0
+        self.privileged_dims = self.privileged_seats * self.obs_size
+        self.prior = prior
+        self.prior_dims = g.num_actions if prior is not None else 0
+        if self.privileged_dims:
+            low = np.concatenate([low, np.tile(obs_low, self.privileged_seats)])
+            high = np.concatenate([high, np.tile(obs_high, self.privileged_seats)])
+        if self.prior_dims:
+            low = np.concatenate([low, np.full(self.prior_dims, -np.inf, np.float32)])
+            high = np.concatenate([high, np.full(self.prior_dims, np.inf, np.float32)])
+        extra += self.privileged_dims + self.prior_dims
         self.render_mode = None
         super().__init__(len(games), spaces.Box(low, high, dtype=np.float32), spaces.Discrete(g.num_actions))
         self.slots = [_Slot(game_) for game_ in games]
         if seed is not None:
             self.seed(seed)
         self._pool: list[tuple[Any, float, str]] = []
+        self._shared_prior: dict[int, Any] = {}
         self.set_opponents(list(opponents))
         width = self.obs_size + extra
         self._obs_bufs = [np.zeros((self.num_envs, width), np.float32) for _ in range(2)]
@@ -192,6 +225,25 @@ class VecSelfPlayEnv(VecEnv):
 
     def pool_names(self) -> list[str]:
         return [name for _, _, name in self._pool]
+
+    def row_layout(self) -> dict[str, int]:
+        """The widths of the learner row's parts, in their order (module docstring):
+        ``obs``, ``kinds`` (the role one-hot), ``opponent``, ``privileged`` (``seats``
+        observations of ``obs`` entries) and ``prior`` (one per action, or 0)."""
+        return {"obs": int(self.obs_size), "kinds": int(self.role_dims), "opponent": int(self.opponent_dims),
+                "privileged": int(self.privileged_dims), "seats": int(self.privileged_seats),
+                "prior": int(self.prior_dims)}
+
+    def _bind_prior(self, slot: _Slot, seat: int):
+        """The prior's scorer for ``seat``: shared by every game unless it remembers
+        its game (then a fresh one per game and episode)."""
+        bound = self._shared_prior.get(seat)
+        if bound is None:
+            bound = self.prior.bind(slot.game, seat)
+            if getattr(bound, "per_game_state", False):
+                return bound
+            self._shared_prior[seat] = bound
+        return bound
 
     def _bind(self, index: int, slot: _Slot, seat: int):
         policy = self._pool[index][0]
@@ -234,22 +286,51 @@ class VecSelfPlayEnv(VecEnv):
         slot.names = "+".join(opponents)
         if self.opponent_dims:
             slot.opponent_bits = opponent_class_bits(opponents, self.opponent_classes)
+        if self.prior is not None:
+            slot.prior = {s: self._bind_prior(slot, s) for s in slot.group}
         slot.started = time.monotonic()
 
-    def _write_obs(self, buf: np.ndarray, i: int, slot: _Slot) -> None:
-        row = buf[i]
-        obs = slot.game.observe(slot.seat)
+    def _put_obs(self, out: np.ndarray, obs: np.ndarray) -> None:
+        """One observation's entries, scaled, into ``out`` (obs_size floats)."""
         if self.obs_columns is not None:
             obs = obs[self.obs_columns]
         if self.scale is None:
-            row[: self.obs_size] = obs
+            out[:] = obs
         else:
-            np.multiply(obs - self.scale[0], self.scale[1], out=row[: self.obs_size])
+            np.multiply(obs - self.scale[0], self.scale[1], out=out)
+
+    def _write_obs(self, buf: np.ndarray, i: int, slot: _Slot) -> np.ndarray:
+        """The learner's row (all but the prior's columns) into ``buf[i]``; returns the
+        raw observation."""
+        row = buf[i]
+        raw = slot.game.observe(slot.seat)
+        self._put_obs(row[: self.obs_size], raw)
+        at = self.obs_size
         if self.role_dims:
-            row[self.obs_size:self.obs_size + self.role_dims] = 0.0
-            row[self.obs_size + slot.kind_index] = 1.0
+            row[at:at + self.role_dims] = 0.0
+            row[at + slot.kind_index] = 1.0
+            at += self.role_dims
         if self.opponent_dims:
-            row[self.obs_size + self.role_dims:] = slot.opponent_bits
+            row[at:at + self.opponent_dims] = slot.opponent_bits
+            at += self.opponent_dims
+        n = len(self.roles)
+        for k in range(1, self.privileged_seats + 1):
+            self._put_obs(row[at:at + self.obs_size], slot.game.observe((slot.seat + k) % n))
+            at += self.obs_size
+        return raw
+
+    def _write_prior(self, buf: np.ndarray, pending: list[tuple[int, np.ndarray]]) -> None:
+        """The prior's columns of the games in ``pending`` ((game, raw observation)
+        waiting on the learner), one ``scores`` call per bound scorer."""
+        groups: dict[int, tuple[Any, list[int], list[np.ndarray]]] = {}
+        for i, raw in pending:
+            scorer = self.slots[i].prior[self.slots[i].seat]
+            entry = groups.setdefault(id(scorer), (scorer, [], []))
+            entry[1].append(i)
+            entry[2].append(raw)
+        start = buf.shape[1] - self.prior_dims
+        for scorer, games, raws in groups.values():
+            buf[games, start:] = scorer.scores(np.stack(raws), self._masks[games])
 
     def _run_until_learner(self, todo: list[int], buf: np.ndarray, infos: list[dict] | None,
                            rewards: np.ndarray | None, dones: np.ndarray | None) -> None:
@@ -258,6 +339,7 @@ class VecSelfPlayEnv(VecEnv):
         ``infos``/``rewards``/``dones`` (when given) and restarted."""
         slots = self.slots
         stats = self.stats
+        pending: list[tuple[int, np.ndarray]] = []  # learner decisions to score by the prior
         while todo:
             groups: dict[int, tuple[Any, list[int], list[int]]] = {}
             for i in todo:
@@ -279,7 +361,9 @@ class VecSelfPlayEnv(VecEnv):
                             stats["forced_decisions"] += 1
                             continue
                         self._masks[i] = mask
-                        self._write_obs(buf, i, slot)
+                        raw = self._write_obs(buf, i, slot)
+                        if self.prior is not None:
+                            pending.append((i, raw))
                         break
                     bound = slot.bound[p]
                     entry = groups.get(id(bound))
@@ -304,6 +388,8 @@ class VecSelfPlayEnv(VecEnv):
                     slot.game.step(int(a))
                     slot.decisions += 1
                 todo.extend(games)
+        if pending:
+            self._write_prior(buf, pending)
 
     def _finish(self, i: int, slot: _Slot, buf, infos, rewards, dones) -> None:
         g = slot.game
@@ -333,6 +419,9 @@ class VecSelfPlayEnv(VecEnv):
                 if hasattr(policy, "reseed"):
                     policy.reseed(base * 1000 + k)
             self._shared_bound.clear()
+            if hasattr(self.prior, "reseed"):
+                self.prior.reseed(base * 1000 + 999)
+            self._shared_prior.clear()
         for slot, s in zip(self.slots, seeds):
             if s is not None:
                 slot.rng = np.random.default_rng(s)

@@ -1,0 +1,263 @@
+"""The training options of issue 22 (points 1, 4, 5): a residual policy over the
+heuristic's scores (``net.prior``), a critic that also reads every other seat's
+observation (``net.privileged_critic``), and team roles trained as a team
+(``learner_teams``). Tiny networks and runs only."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from tests.core.toy_game import HighCard
+
+pytest.importorskip("torch")
+pytest.importorskip("sb3_contrib")
+
+import torch  # noqa: E402
+
+from spyenvs.agents.checkpoint import CheckpointError, read_checkpoint  # noqa: E402
+from spyenvs.agents.heuristics import HeuristicPolicy  # noqa: E402
+from spyenvs.agents.prior import HeuristicPrior, prior_columns  # noqa: E402
+from spyenvs.agents.torch_policy import TorchPolicy  # noqa: E402
+from spyenvs.experiments import config as config_mod  # noqa: E402
+from spyenvs.experiments.config import TrainConfig  # noqa: E402
+from spyenvs.experiments.league import SnapshotLeague  # noqa: E402
+from spyenvs.experiments.nets import policy_kwargs_for  # noqa: E402
+from spyenvs.experiments.train_selfplay import (  # noqa: E402
+    Learner,
+    RunState,
+    describe_game,
+    load_config,
+    make_model,
+    make_vec_env,
+    train,
+)
+from spyenvs.registry import make_game  # noqa: E402
+from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv  # noqa: E402
+
+TINY_NET = {"net.hidden": [16], "net.channels": 4, "net.dilations": [1, 2], "net.vec_hidden": [16],
+            "net.head_hidden": 16, "net.play_hidden": 8}
+#: (env id, arch, game options): every game with its shipped arch, and the other archs once
+CASES = [("the_agents_v0", "mlp", {"num_players": 2}), ("unrest_v0", "card_table", {}), ("unrest_v0", "mlp", {}),
+         ("spy_games_v0", "mlp", {"num_players": 4}), ("specter_ops_v0", "mlp", {"num_players": 3}),
+         ("specter_ops_v0", "board_cnn", {"num_players": 2})]
+
+
+def build(env_id: str, arch: str, game: dict, tmp_path, **opts):
+    """(cfg, spec, venv, learner) of a one-game run with ``opts`` as overrides."""
+    overrides = {"n_envs": 1, "net.arch": arch, "ppo.n_steps": 8, "ppo.batch_size": 8, **TINY_NET,
+                 **{f"game.{k}": v for k, v in game.items()}, **opts}
+    cfg = load_config(None, env_id, overrides)
+    spec = describe_game(cfg)
+    venv = make_vec_env(cfg, spec, env_id, SnapshotLeague(cfg.league, 0, True))
+    learner = Learner(cfg, spec, make_model(cfg, spec, venv, str(tmp_path)), RunState())
+    return cfg, spec, venv, learner
+
+
+def masked_logits(policy, rows: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    with torch.no_grad():
+        return policy.get_distribution(torch.as_tensor(rows), action_masks=masks).distribution.logits.numpy()
+
+
+# ------------------------------------------------------------------ the prior
+@pytest.mark.parametrize("env_id,arch,game", CASES, ids=[f"{e}-{a}" for e, a, _ in CASES])
+def test_an_untrained_residual_plays_the_heuristic(env_id, arch, game, tmp_path):
+    """net.prior heuristic: the exported file (float16, weights only, the prior named
+    in its meta) plays a best move of the heuristic's scores at every decision of
+    heuristic games, in every seat: training starts at the heuristic's strength."""
+    cfg, spec, venv, learner = build(env_id, arch, game, tmp_path, **{"net.prior": "heuristic",
+                                                                       "net.prior_weight": 2.0})
+    path = tmp_path / "prior.npz"
+    learner.save_policy(str(path), "prior", half=True)
+    arrays, meta = read_checkpoint(path)
+    assert meta["prior"] == {"kind": "heuristic", "weight": 2.0}
+    # only the network: the named weights of its arch, none as wide as a row of scores
+    names = set(arrays)
+    expected = {"mlp": {f"{wb}{i}" for wb in "wb" for i in range(meta.get("layers", 0))}}.get(arch)
+    if expected is not None:
+        assert names == expected
+        assert arrays["w0"].shape[1] == spec.obs_dim + (len(spec.kinds) if len(spec.kinds) > 1 else 0)
+    assert not any("prior" in n or "score" in n or "critic" in n for n in names)
+    policy = TorchPolicy.load(path)
+    g = spec.make()
+    checked = 0
+    for seed in range(2):
+        g.reset(seed)
+        reference = [HeuristicPolicy(seed).bind(g, s) for s in range(g.num_players)]
+        players = [policy.bind(g, s) for s in range(g.num_players)]  # the same observations as the reference
+        for _ in range(120 if env_id == "specter_ops_v0" else 300):
+            if g.is_over:
+                break
+            p = g.current_player
+            obs, mask = g.observe(p), g.legal_mask()
+            scores = reference[p].action_scores(obs, mask)
+            move = players[p].act(obs, mask)
+            assert scores[move] == scores.max(), (p, move, int(np.argmax(scores)))
+            checked += np.count_nonzero(mask) > 1
+            g.step(reference[p].act(obs, mask))
+    assert checked > 20
+
+
+def test_the_env_writes_the_learners_prior_columns():
+    """VecSelfPlayEnv(prior=...) ends each learner row with prior_columns of the
+    learner seat's heuristic scores; the rest of the row is the plain row."""
+    plain = VecSelfPlayEnv("unrest_v0", {}, [HeuristicPolicy(0)], num_envs=3, seed=4)
+    env = VecSelfPlayEnv("unrest_v0", {}, [HeuristicPolicy(0)], num_envs=3, seed=4, prior=HeuristicPrior(1))
+    assert env.row_layout() == {"obs": 1641, "kinds": 2, "opponent": 0, "privileged": 0, "seats": 0, "prior": 60}
+    rows, base = env.reset(), plain.reset()
+    for _ in range(5):
+        np.testing.assert_array_equal(rows[:, :-60], base)
+        for i, slot in enumerate(env.slots):
+            mine = HeuristicPolicy(0).bind(slot.game, slot.seat)
+            obs, mask = slot.game.observe(slot.seat), slot.game.legal_mask()
+            np.testing.assert_array_equal(rows[i, -60:], prior_columns(mine.action_scores(obs, mask)[None], mask[None])[0])
+        actions = [int(np.flatnonzero(m)[0]) for m in env.action_masks()]
+        rows, base = env.step(actions)[0], plain.step(actions)[0]
+
+
+def test_prior_columns_are_finite_with_the_best_at_zero():
+    scores = np.array([[-np.inf, 3.0, 5.0, 4.999999], [1.0, -np.inf, -np.inf, -1e9]])
+    cols = prior_columns(scores, np.isfinite(scores))
+    assert cols.dtype == np.float32 and np.isfinite(cols).all()
+    assert cols[0, 2] == 0.0 and cols[0, 3] < 0.0 and cols[0, 0] == 0.0 and cols[1, 0] == 0.0
+    assert cols[1, 3] == -1.0e4
+
+
+def test_a_prior_policy_needs_its_seat_and_a_known_prior(tmp_path):
+    _, spec, _, learner = build("the_agents_v0", "mlp", {"num_players": 2}, tmp_path, **{"net.prior": "heuristic"})
+    policy = learner.current_policy()
+    g = spec.make()
+    g.reset(0)
+    with pytest.raises(TypeError, match="bind"):
+        policy.act(g.observe(0), g.legal_mask())
+    assert policy.bind(g, 0).act(g.observe(0), g.legal_mask()) >= 0
+    path = tmp_path / "p.npz"
+    learner.save_policy(str(path), "p")
+    arrays, meta = read_checkpoint(path)
+    for bad in ({"kind": "oracle", "weight": 1.0}, {"kind": "heuristic", "weight": 0}, "heuristic"):
+        with pytest.raises(CheckpointError, match="prior"):
+            TorchPolicy.from_arrays(arrays, dict(meta, prior=bad))
+
+
+# ----------------------------------------------------------- the privileged critic
+@pytest.mark.parametrize("env_id,arch,game", CASES[1:], ids=[f"{e}-{a}" for e, a, _ in CASES[1:]])
+def test_the_privileged_critic_never_reaches_the_actor(env_id, arch, game, tmp_path):
+    """net.privileged_critic: the other seats' observations change the value, never
+    the logits; a critic head per role kind; the export reads what any player reads
+    and reproduces the actor from raw observations."""
+    cfg, spec, venv, learner = build(env_id, arch, game, tmp_path, **{"net.privileged_critic": True,
+                                                                       "scale_observations": True})
+    policy = learner.model.policy
+    layout = venv.row_layout()
+    n = make_game(env_id, **game).num_players
+    assert layout["privileged"] == (n - 1) * layout["obs"] and layout["seats"] == n - 1
+    rows = np.concatenate([venv.reset() for _ in range(3)])
+    masks = np.concatenate([venv.action_masks()] * 3)
+    first, end = policy.row["actor"], policy.row["critic"]
+    assert end - first == layout["privileged"]
+    changed = rows.copy()
+    changed[:, first:end] = np.random.default_rng(0).random((rows.shape[0], end - first))
+    np.testing.assert_array_equal(masked_logits(policy, rows, masks), masked_logits(policy, changed, masks))
+    with torch.no_grad():
+        v0 = policy.predict_values(torch.as_tensor(rows)).numpy()
+        v1 = policy.predict_values(torch.as_tensor(changed)).numpy()
+    assert v0.shape == (rows.shape[0], 1) and not np.allclose(v0, v1)
+    assert policy.row["value_heads"] == (len(spec.kinds) if len(spec.kinds) > 1 else 1)
+    # the exported actor reads the raw observation (+ role one-hot) only, and agrees
+    path = tmp_path / "critic.npz"
+    learner.save_policy(str(path), "critic")
+    exported = TorchPolicy.load(path)
+    assert "prior" not in exported.meta
+    slot = venv.slots[0]
+    bound = exported.bind(slot.game, slot.seat)
+    ours = bound.action_logits(slot.game.observe(slot.seat), slot.game.legal_mask())
+    theirs = masked_logits(policy, rows[:1], masks[:1])[0]
+    legal = masks[0]
+    np.testing.assert_allclose(ours[legal] - ours[legal].max(), theirs[legal] - theirs[legal].max(), atol=2e-4)
+
+
+def test_the_board_critic_reads_every_seats_board_as_channels(tmp_path):
+    _, _, venv, learner = build("specter_ops_v0", "board_cnn", {"num_players": 3}, tmp_path,
+                                **{"net.privileged_critic": True})
+    policy = learner.model.policy
+    planes = policy.board_config["board_shape"][0]
+    assert policy.critic.board_shape[0] == 3 * planes and policy.actor.board_shape[0] == planes
+    assert sorted(policy.critic_columns.tolist()) == list(range(policy.row["critic"]))
+
+
+# ------------------------------------------------------------------ training
+def test_specter_ops_hunters_train_as_a_team(tmp_path):
+    """learner_teams: the learner takes both hunter seats of an episode; a few
+    hundred steps of Specter Ops train end to end (with the privileged critic too)."""
+    opts = {"game.num_players": 3, "learner_teams": True, "net.privileged_critic": True, "total_timesteps": 256,
+            "n_envs": 2, "ppo.n_steps": 64, "ppo.batch_size": 64, "ppo.n_epochs": 1, "net.hidden": [16],
+            "league.heuristic_weight": 0.0, "league.snapshot_every": 128, "eval.games": 0, "eval.final_games": 0}
+    cfg = load_config(None, "specter_ops_v0", opts)
+    venv = make_vec_env(cfg, describe_game(cfg), cfg.env_id, SnapshotLeague(cfg.league, 0, False))
+    assert (1, 2) in venv.learner_groups and (0,) in venv.learner_groups
+    res = train(cfg, str(tmp_path), quiet=True)
+    assert res["timesteps"] >= 256
+    policy = TorchPolicy.load(tmp_path / "final.npz")
+    g = make_game("specter_ops_v0", num_players=3)
+    g.reset(0)
+    seat = g.current_player
+    assert g.legal_mask()[policy.bind(g, seat).act(g.observe(seat), g.legal_mask())]
+
+
+def test_a_run_with_prior_and_privileged_critic_warm_starts_the_critic_alone(tmp_path):
+    """Unrest with both options: the warm start fits the critic alone (the actor's
+    residual stays zero), snapshots with a prior play in the league, the shipped file
+    names the prior."""
+    opts = {"net.prior": "heuristic", "net.privileged_critic": True, "net.arch": "card_table",
+            "total_timesteps": 256, "n_envs": 2,
+            "ppo.n_steps": 64, "ppo.batch_size": 64, "ppo.n_epochs": 1, "net.hidden": [16], "net.play_hidden": 8,
+            "warm_start.games": 4, "warm_start.epochs": 1, "league.snapshot_every": 128, "eval.games": 0,
+            "eval.final_games": 4}
+    cfg = load_config(None, "unrest_v0", opts)
+    res = train(cfg, str(tmp_path), quiet=True)
+    assert res["warm_start"]["critic_only"] and res["warm_start"]["agreement"] > 0.5
+    cloned, _ = read_checkpoint(tmp_path / "cloned.pt")
+    assert not cloned["out.w"].any() and not cloned["play_out.w"].any()  # the residual starts at zero
+    assert TorchPolicy.load(tmp_path / "final.npz").meta["prior"] == {"kind": "heuristic", "weight": 1.0}
+    assert set(res["vs"]) == {"random", "heuristic"}
+
+
+# ------------------------------------------------------------------ the options
+@pytest.mark.parametrize("overrides,message", [
+    ({"net.prior": "oracle"}, "'net.prior' must be none or heuristic"),
+    ({"net.prior_weight": 0.0}, "'net.prior_weight' must be a positive number"),
+    ({"net.prior": "heuristic", "clone_reg.coef": 0.5}, "'clone_reg.coef' must be 0 with net.prior heuristic"),
+    ({"net.privileged_critic": "yes"}, "'net.privileged_critic' must be true or false"),
+    ({"learner_teams": 1}, "'learner_teams' must be true or false"),
+])
+def test_the_options_are_checked_with_one_line_errors(overrides, message):
+    with pytest.raises(ValueError, match=message) as err:
+        load_config(None, "unrest_v0", overrides)
+    assert "\n" not in str(err.value)
+
+
+def test_the_options_are_off_by_default_and_every_shipped_config_keeps_them_off():
+    cfg = TrainConfig()
+    assert (cfg.net.prior, cfg.net.privileged_critic, cfg.learner_teams) == ("none", False, False)
+    for env_id in ("the_agents_v0", "unrest_v0", "spy_games_v0", "specter_ops_v0"):
+        shipped = load_config(config_mod.default_config_path(env_id), env_id)
+        assert (shipped.net.prior, shipped.net.privileged_critic, shipped.learner_teams) == ("none", False, False)
+
+
+def test_unsupported_combinations_say_so_in_one_line():
+    game = make_game("specter_ops_v0", num_players=2)
+    row = {"obs": game.observation_size, "kinds": 2, "opponent": 0, "privileged": game.observation_size,
+           "seats": 1, "prior": 0, "value_heads": 2}
+    with pytest.raises(ValueError, match="share_trunk cannot go with net.privileged_critic") as err:
+        policy_kwargs_for("specter_ops_v0", game, {"arch": "board_cnn", "share_trunk": True}, row=row)
+    assert "\n" not in str(err.value)
+
+    class NoHeuristic(HighCard):
+        info = dataclasses.replace(HighCard.info, env_id="no_heuristic_test",
+                                   pettingzoo_id="spyenvs/no_heuristic_test-v0")
+
+    cfg = load_config(None, "no_heuristic_test", {"net.prior": "heuristic"})
+    with pytest.raises(ValueError, match="net.prior heuristic needs a game with a heuristic; no_heuristic_test has none"):
+        describe_game(cfg, NoHeuristic)
