@@ -399,9 +399,10 @@ def _policy_for(kind: str, game: Any, seat: int, seed: int | None):
 
 
 # ------------------------------------------------------------------ specs
-#: ``expert``: the strongest search this package ships at a budget of at most one
-#: second a move (see docs/search.md for the measurements behind it)
-EXPERT = "ismcts:2000:heuristic:prior=pretrained:cut=20:value=heuristic:time=1.0:dets=32:reuse=1"
+#: ``expert`` where a game names no search of its own (``INFO.expert_search``): the
+#: heuristic's scores as PUCT priors, short random playouts scored by the game's state
+#: evaluation, at most a second a move (measurements: docs/results.md, Search)
+EXPERT = "ismcts:200:random:prior=heuristic:temp=4:cut=10:value=heuristic:dets=32:time=1.0:reuse=1"
 
 _KEYS = {"eps": "epsilon", "cut": "cutoff", "value": "value", "prior": "prior", "c": "c", "time": "time_limit",
          "dets": "determinizations", "reuse": "reuse_tree", "temp": "prior_temperature", "limit": "rollout_limit"}

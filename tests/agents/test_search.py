@@ -216,10 +216,12 @@ def test_bad_specs_say_what_is_wrong_in_one_line(spec, message):
     assert "\n" not in str(err.value)
 
 
-def test_expert_is_the_documented_search():
-    expert = make_policy("expert")
-    assert expert.name == "expert" and expert.prior == "pretrained" and expert.cutoff is not None
-    assert expert.time_limit is not None and expert.time_limit <= 1.0
+@pytest.mark.parametrize("env_id", ["the_agents_v0", "unrest_v0", "spy_games_v0", "specter_ops_v0"])
+def test_expert_is_a_guided_search_within_a_second_a_move(env_id):
+    g = make_game(env_id)
+    expert = make_policy("expert")._expert_for(g)
+    assert expert.name == "expert" and expert.prior != "none" and expert.cutoff is not None
+    assert expert.value == "heuristic" and expert.time_limit is not None and expert.time_limit <= 1.0
     assert EXPERT.startswith("ismcts:")
 
 

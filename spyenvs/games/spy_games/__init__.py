@@ -16,4 +16,5 @@ INFO = GameInfo(
     heuristic="spyenvs.agents.heuristics.spy_games",
     train_speed_target=3.0,
     learning_goals={"player": ((0.90, None), (0.375, None))},
+    expert_search="ismcts:200:random:prior=pretrained:cut=10:value=heuristic:dets=32:time=1.0:reuse=1",
 )

@@ -15,4 +15,5 @@ INFO = GameInfo(
     net_input="card_table",
     train_speed_target=3.0,
     learning_goals={"rebel": ((0.70, None), (0.50, None)), "empire": ((0.93, None), (0.60, None))},
+    expert_search="ismcts:400:random:prior=heuristic:temp=2:cut=20:value=heuristic:dets=32:time=1.0:reuse=1",
 )
