@@ -57,7 +57,7 @@ PRIORS = ("none", "heuristic", "pretrained")
 
 
 class _Node:
-    __slots__ = ("children", "visits", "reward", "avail", "prior")
+    __slots__ = ("children", "visits", "reward", "avail", "prior", "value_sum", "value_visits")
 
     def __init__(self):
         self.children: dict[int, _Node] = {}
@@ -65,6 +65,10 @@ class _Node:
         self.reward = 0.0
         self.avail = 1
         self.prior: dict[int, float] | None = None
+        #: the rewards of every simulation through this node's children, each from the
+        #: point of view of the role choosing among them (first-play urgency reads it)
+        self.value_sum = 0.0
+        self.value_visits = 0
 
 
 class ISMCTS(BasePolicy):
@@ -265,7 +269,7 @@ class BoundISMCTS(BasePolicy):
         path: list[tuple[_Node, int]] = []  # (child, role that chose it)
         while not d.is_over:
             mask = d.legal_mask()
-            legal = np.flatnonzero(mask).tolist()
+            legal = mask.nonzero()[0].tolist()
             mover = d.current_player
             children = node.children
             for a in legal:
@@ -285,9 +289,13 @@ class BoundISMCTS(BasePolicy):
             if new:
                 break
         outcome = self._playout_value(d)
+        parent = root
         for node, mover in path:
             node.visits += 1
             node.reward += outcome[mover]
+            parent.value_sum += outcome[mover]
+            parent.value_visits += 1
+            parent = node
 
     def _select_ucb(self, node: _Node, legal: list[int]) -> tuple[int, bool]:
         children = node.children
@@ -309,16 +317,10 @@ class BoundISMCTS(BasePolicy):
             prior = self._fill_prior(node, d, mover, mask)
         children = node.children
         c = self.spec.c
-        # first-play urgency: an unvisited move is valued at the mean of its visited
-        # siblings (0 before any), so a prior's favourite keeps its lead unless its
-        # own results fall below what the others earned
-        q_sum = n_q = 0
-        for a in legal:
-            ch = children.get(a)
-            if ch is not None and ch.visits:
-                q_sum += ch.reward / ch.visits
-                n_q += 1
-        fpu = q_sum / n_q if n_q else 0.0
+        # first-play urgency: an unvisited move is valued at what this node has earned
+        # its mover so far (0 before any), so a prior's favourite keeps its lead unless
+        # its own results fall below that
+        fpu = node.value_sum / node.value_visits if node.value_visits else 0.0
         best_a, best_v = legal[0], -math.inf
         for a in legal:
             ch = children.get(a)
@@ -363,7 +365,7 @@ class BoundISMCTS(BasePolicy):
         steps = 0
         while not d.is_over and steps < limit:
             mask = d.legal_mask()
-            legal = np.flatnonzero(mask)
+            legal = mask.nonzero()[0]
             if legal.size == 1:
                 a = int(legal[0])
             elif pols is None or (eps > 0.0 and rng.random() < eps):
