@@ -353,7 +353,8 @@ def write_history(out: str, history: list[dict[str, Any]], title: str) -> list[s
         json.dump(history, f, indent=1)
     if history:
         try:
-            plot_learning_curve(history, os.path.join(out, "curve.png"), title)
+            plot_learning_curve(history, os.path.join(out, "curve.png"), title,
+                                xlabel="training decisions (every seat's, by the networks)")
             written.append(os.path.join(out, "curve.png"))
         except ImportError as exc:  # pragma: no cover - matplotlib is in the train extra
             print(f"no curve picture ({exc})", file=sys.stderr)

@@ -194,7 +194,22 @@ def results_section(folder: str, link_prefix: str | None = None) -> str:
     if links:
         out += ["", "Learning curves (win rate against random and the heuristic, per role, against training "
                 "decisions): " + ", ".join(links) + "."]
+        out += ["", curve_gallery(results, folder, link_prefix)]
     return "\n".join(out)
+
+
+def curve_gallery(results: list[dict], folder: str, link_prefix: str) -> str:
+    """The curve pictures inline: a row per game, a column per algorithm."""
+    algos = [a for a in ALGORITHMS if any(r["algorithm"] == a for r in results)]
+    lines = ["| env | " + " | ".join(algos) + " |", "|---|" + "---|" * len(algos)]
+    for env_id in sorted({r["env_id"] for r in results}):
+        cells = []
+        for algo in algos:
+            picture = f"{env_id}-{algo}.png"
+            found = os.path.isfile(os.path.join(folder, picture))
+            cells.append(f"![{env_id} {algo}]({link_prefix.rstrip('/')}/{picture})" if found else "n/a")
+        lines.append(f"| {env_id} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def write_table(results_md: str = RESULTS_MD, folder: str = FOLDER) -> None:

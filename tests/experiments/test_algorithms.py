@@ -262,6 +262,7 @@ def test_the_table_script_renders_saved_results_between_its_markers(tmp_path):
     assert "old" not in text and text.endswith("tail\n")
     assert "| unrest_v0 | dmc | rebel | 50.0% [20.0%, 80.0%] | 50.0% [20.0%, 80.0%] | 1200 ± 50 | 9.53 min |" in text
     assert "unrest_v0: dmc (1200)" in text and "[unrest_v0 dmc](algorithms/unrest_v0-dmc.png)" in text
+    assert "| unrest_v0 | ![unrest_v0 dmc](algorithms/unrest_v0-dmc.png) | n/a |" in text  # the curves inline
 
 
 # --------------------------------------------------------------- bad input
