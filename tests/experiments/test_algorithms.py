@@ -212,6 +212,7 @@ def test_nfsp_seats_of_one_kind_share_networks_and_buffers():
 
 def test_the_bridge_environment_hands_the_acting_player_its_transformed_observation():
     pytest.importorskip("pyspiel", reason="needs the openspiel extra")
+    pytest.importorskip("tree", reason="OpenSpiel's NFSP needs dm-tree (the openspiel extra)")
     from spyenvs.experiments.nfsp import BridgeEnvironment
     from spyenvs.openspiel import load_game
 
