@@ -289,7 +289,8 @@ def markdown_table(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "") -> None:
+def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "",
+                        xlabel: str = "training steps (learner decisions)") -> None:
     """PNG of win rate (with intervals) against training steps, one line per
     opponent and role kind; ``history`` rows look like
     ``{"timesteps": T, "vs": {"random": {kind: {rate, low, high}}, ...}}``."""
@@ -309,7 +310,7 @@ def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "
         x = [p[0] for p in pts]
         line, = ax.plot(x, [p[1] for p in pts], marker="o", ms=3, label=f"{kind} vs {opp}")
         ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], alpha=0.15, color=line.get_color())
-    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
