@@ -71,9 +71,10 @@ def cmd_bench(args) -> int:
     if args.search:
         argv = [f"--env={e}" for e in args.env or []] + [f"--spec={s}" for s in args.spec or []]
         argv += ["--repeats", str(args.repeats)] + (["--quiet"] if args.quiet else [])
+        argv += ["--save", args.save] if args.save else []
         return _experiments("search_bench").main(argv)
-    if args.spec:
-        raise ValueError("--spec needs --search")
+    if args.spec or args.save:
+        raise ValueError("--spec and --save need --search")
     from .tools.bench import format_rows, run_bench
 
     extra = parse_key_values(args.set)
@@ -214,6 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search speed instead: ISMCTS simulations/s per game and search configuration, one core")
     p.add_argument("--spec", action="append", metavar="SPEC",
                    help="--search: a search spec to time (repeatable; default: the documented set)")
+    p.add_argument("--save", metavar="JSON", default=None,
+                   help="--search: also write the figures there (docs/search/bench.json feeds docs/results.md)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("replay", help="step through a game record, or write it as an HTML page")

@@ -54,3 +54,4 @@ def test_bench_search_times_a_spec_and_rejects_a_bad_one(capsys):
     assert main(["bench", "--search", "--env", "unrest_v0", "--spec", "ismcts:5:warp", "--quiet"]) == 2
     assert "playout 'warp' unknown" in capsys.readouterr().err
     assert main(["bench", "--spec", "ismcts:5"]) == 2
+    assert main(["bench", "--save", "x.json"]) == 2
