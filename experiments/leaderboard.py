@@ -58,7 +58,7 @@ LADDER = os.path.join(ROOT, "agents", "ladder")
 SEARCH = os.path.join(ROOT, "docs", "search")
 #: the score card's opponents, weakest first. Adding a bot (``expert``) is: name it
 #: here, then rerun ``ENV --ladder``; the score card reads its bots from the file
-LADDER_BOTS = ("random", "heuristic", "pretrained")
+LADDER_BOTS = ("random", "heuristic", "pretrained", "expert")
 #: the ladder bot pinned at 1000
 LADDER_ANCHOR = "random"
 
