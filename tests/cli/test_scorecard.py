@@ -96,7 +96,7 @@ def test_a_config_without_a_ladder_gets_win_rates_and_no_rating(tmp_path, capsys
     card = json.loads((tmp_path / f"{GAME}-random.json").read_text())
     assert card["rating"] is None and "revolution_threshold=25" in card["unrated"]
     assert "pretrained" in card["skipped"]  # trained on the default config only
-    assert [o["opponent"] for o in card["opponents"]] == ["random", "heuristic"]
+    assert [o["opponent"] for o in card["opponents"]] == ["random", "heuristic", "expert"]
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LADDER_BOTS = ["random", "heuristic", "pretrained"]
 
 
 def read_card(out: Path, spec: str) -> dict:
@@ -30,7 +29,9 @@ def read_card(out: Path, spec: str) -> dict:
 
 def check_card(card: dict, spec: str, games: int) -> None:
     assert card["env_id"] == "unrest_v0" and card["policy"] == spec
-    assert [o["opponent"] for o in card["opponents"]] == LADDER_BOTS
+    from spyenvs.agents.ladder import load_ladder
+
+    assert [o["opponent"] for o in card["opponents"]] == load_ladder("unrest_v0")["bots"]
     assert card["games_per_role"] == games and card["ladder"]["version"]
     assert card["rating"] is not None and np.isfinite(card["rating"]["elo"])
 
