@@ -209,27 +209,15 @@ class BoundISMCTS(BasePolicy):
         one of a few determinizations (a win in one, which a prior or playouts that
         never try it would miss), or None."""
         seat, rng = self.seat, self.rng
-        d = game.resample_hidden(seat, rng)
-        candidates = []
-        for a in np.flatnonzero(d.legal_mask()).tolist():
-            after = d.clone()
-            after.step(a)
-            if after.is_over and _wins(after.outcome(), seat):
-                candidates.append(a)
-        for _ in range(_WIN_CHECKS - 1):
-            if not candidates:
-                break
+        candidates = None
+        for _ in range(_WIN_CHECKS):
             d = game.resample_hidden(seat, rng)
             mask = d.legal_mask()
-            kept = []
-            for a in candidates:
-                if mask[a]:
-                    after = d.clone()
-                    after.step(a)
-                    if after.is_over and _wins(after.outcome(), seat):
-                        kept.append(a)
-            candidates = kept
-        return candidates[0] if candidates else None
+            tried = mask.nonzero()[0].tolist() if candidates is None else [a for a in candidates if mask[a]]
+            candidates = [a for a in tried if _wins_at_once(d, a, seat)]
+            if not candidates:
+                return None
+        return candidates[0]
 
     def search(self, game: Any) -> int:
         spec, rng, seat = self.spec, self.rng, self.seat
@@ -386,7 +374,13 @@ class BoundISMCTS(BasePolicy):
 _WIN_CHECKS = 4
 
 
-def _wins(outcome: list[float], seat: int) -> bool:
+def _wins_at_once(d: Any, action: int, seat: int) -> bool:
+    """Whether ``action`` ends determinization ``d`` with ``seat`` among the winners."""
+    after = d.clone()
+    after.step(action)
+    if not after.is_over:
+        return False
+    outcome = after.outcome()
     return outcome[seat] > 0 and outcome[seat] >= max(outcome)
 
 
