@@ -207,6 +207,19 @@ def _match_job(job: tuple) -> dict[str, Any]:
                        games, seed, max_decisions)
 
 
+def map_jobs(fn, jobs: list, workers: int = 1):
+    """``fn`` over ``jobs``, results in order: here, or in ``workers`` spawned worker
+    processes when more than one (``fn`` and the jobs must then pickle)."""
+    if workers <= 1:
+        for job in jobs:
+            yield fn(job)
+        return
+    import multiprocessing as mp  # late: only a parallel run needs it
+
+    with mp.get_context("spawn").Pool(workers) as pool:
+        yield from pool.imap(fn, jobs)
+
+
 def tournament(game: Any, config: dict | None, population: dict[str, Any], games: int, seed: int = 0,
                max_decisions: int | None = 5000, progress=None, pair_games=None, workers: int = 1,
                policy_seeds: dict[str, int] | None = None) -> dict[str, Any]:
@@ -225,21 +238,12 @@ def tournament(game: Any, config: dict | None, population: dict[str, Any], games
     count = {(a, b): pair_games(a, b) if pair_games else games for _, a, _, b in pairs}
     seeds = {(a, b): seed + 100_000 * (i * len(names) + j) for i, a, j, b in pairs}
     jobs = [(game, config, a, b, count[a, b], seeds[a, b], max_decisions, policy_seeds) for _, a, _, b in pairs]
-    if policy_seeds is not None and workers <= 1:
+    if policy_seeds is not None:
         results = []
-        for job in jobs:
-            results.append(_match_job(job))
+        for res in map_jobs(_match_job, jobs, workers):
+            results.append(res)
             if progress:
-                progress(results[-1]["games"])
-    elif policy_seeds is not None:
-        import multiprocessing as mp  # late: only a parallel tournament needs it
-
-        with mp.get_context("spawn").Pool(workers) as pool:
-            results = []
-            for res in pool.imap(_match_job, jobs):
-                results.append(res)
-                if progress:
-                    progress(res["games"])
+                progress(res["games"])
     else:
         results = [evaluate_vs(game, config, population[a], population[b], count[a, b], seeds[a, b], max_decisions,
                                progress) for _, a, _, b in pairs]

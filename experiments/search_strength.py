@@ -21,7 +21,7 @@ import time
 from spyenvs.agents.pretrained import available
 from spyenvs.agents.registry import make_policy
 from spyenvs.core.progress import progress_bar
-from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pct, pin_blas_threads
+from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, map_jobs, pct, pin_blas_threads
 from spyenvs.registry import ENV_IDS, make_game
 from spyenvs.tools.arguments import run_reporting_errors
 
@@ -50,18 +50,9 @@ def measure(envs, candidates, games: int, seed: int = 2026, workers: int = 1, pr
     out: dict = {e: {} for e in envs}
     t0 = time.monotonic()
     with progress_bar(len(jobs), "strength matches", enabled=progress) as bar:
-        if workers > 1:
-            import multiprocessing as mp  # late: only a parallel run needs it
-
-            with mp.get_context("spawn").Pool(workers) as pool:
-                for env_id, name, res in pool.imap_unordered(_job, jobs):
-                    out[env_id][name] = res
-                    bar.update()
-        else:
-            for job in jobs:
-                env_id, name, res = _job(job)
-                out[env_id][name] = res
-                bar.update()
+        for env_id, name, res in map_jobs(_job, jobs, workers):
+            out[env_id][name] = res
+            bar.update()
     return {"games_per_role": games, "seed": seed, "workers": workers, "seconds": round(time.monotonic() - t0, 1),
             "load": load_average(), "date": time.strftime("%Y-%m-%d", time.gmtime()), "results": out}
 
