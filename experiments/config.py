@@ -219,6 +219,30 @@ class LeagueConfig(Section):
 
 
 @dataclass
+class SelectionConfig(Section):
+    """Which of the run's last policies ships: each plays the heuristic on games of its
+    own seeds (:data:`spyenvs.experiments.seed_ranges.SELECTION`, disjoint from the
+    final evaluation's), the best mean win rate over role kinds ships (ties: the later)."""
+
+    snapshots: int = 3
+    """candidates: the final weights and the league's snapshots before them, newest
+    first, this many at most (the league keeps league.max_snapshots); 1 ships the final
+    weights without selection games"""
+    games: int = 100
+    """games per role kind for each candidate against the heuristic (0: no selection)"""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.snapshots, int) and self.snapshots >= 1):
+            raise ValueError(f"training option 'selection.snapshots' must be at least 1, got {self.snapshots!r}")
+        if not (isinstance(self.games, int) and self.games >= 0):
+            raise ValueError(f"training option 'selection.games' must be 0 or more, got {self.games!r}")
+
+    @property
+    def enabled(self) -> bool:
+        return self.snapshots > 1 and self.games > 0
+
+
+@dataclass
 class TrainConfig(RunConfig):
     """A MaskablePPO self-play run (``spyenvs train GAME``, configs/<game>.yaml)."""
 
@@ -263,6 +287,8 @@ class TrainConfig(RunConfig):
     """the opponent league"""
     eval: EvalConfig = field(default_factory=EvalConfig)
     """periodic and final evaluation"""
+    selection: SelectionConfig = field(default_factory=SelectionConfig)
+    """which of the run's last snapshots ships"""
 
     def __post_init__(self) -> None:
         if self.net.prior != "none" and self.clone_reg.coef > 0:
