@@ -15,12 +15,19 @@ and ``eval/<kind>/vs_<opponent>``), ``snapshots/*.pt``, ``latest.pt`` and
 ``--resume``: network, optimizer, step counters, league and history; loaded with
 ``weights_only=True``), ``history.json`` and ``learning_curve.png`` from periodic
 evaluation, ``results.json``/``results.md`` from the final evaluation, whose win
-rates against random and heuristic (Wilson 95% intervals) are printed at the end.
+rates against random and heuristic (Wilson 95% intervals) are printed at the end,
+each beside the heuristic's own rate in the same seats and games.
+
+Which weights ship (``final.pt``/``final.npz``) is chosen at the end among the final
+weights and the league's last snapshots (``selection``): each plays the heuristic on
+games seeded from :data:`~spyenvs.experiments.seed_ranges.SELECTION`, a range the
+final evaluation never plays, so the shipped figures are not those the choice was
+made on (:func:`select_policy`; ``selection/`` holds the candidates' float16 files).
 
 The options are :class:`spyenvs.experiments.config.TrainConfig`'s. A run is
 :func:`start` (the game, the league, the vec env, the model, then the warm start or
 the resumed state), :func:`learn` (PPO with :class:`SelfPlayCallback`) and
-:func:`finish` (the final checkpoints, evaluation and results files).
+:func:`finish` (the final checkpoints, the selection, the evaluation and results files).
 
     python -m spyenvs.experiments.train_selfplay unrest_v0 --config configs/unrest.yaml
 """
