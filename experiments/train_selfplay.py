@@ -581,6 +581,9 @@ def finish(run: SelfPlayRun, warm: WarmStart) -> dict:
     # the shippable copy: numpy-only, float16 (python -m spyenvs.experiments.leaderboard --ship RUN);
     # the final evaluation plays this very file, so its figures are the shipped policy's
     learner.save_policy(os.path.join(out, "final.npz"), f"{spec.env_id}_final", half=True)
+    for ext in (".pt", ".npz"):  # a resumed run's earlier choice: these weights are not the last any more
+        if os.path.isfile(os.path.join(out, f"last{ext}")):
+            os.remove(os.path.join(out, f"last{ext}"))
     t0 = time.monotonic()
     selection = select_policy(run) if cfg.selection.enabled else None
     # final evaluation (final_games 0 skips it: the training benchmark times training alone)

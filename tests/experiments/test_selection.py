@@ -138,6 +138,7 @@ def test_the_heuristic_is_measured_in_the_same_seats_opponents_and_games_as_the_
 
 
 def test_one_snapshot_ships_the_final_weights_without_selection_games(tmp_path):
+    (tmp_path / "last.pt").write_bytes(b"an earlier run's last weights")  # stale: removed, not left beside final
     res = train(load_config(None, HighCard.env_id, dict(SMALL, **{"selection.snapshots": 1})), str(tmp_path),
                 quiet=True, game=HighCard)
     assert "selection" not in res and not (tmp_path / "selection").exists() and not (tmp_path / "last.pt").exists()
