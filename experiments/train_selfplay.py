@@ -56,8 +56,8 @@ from spyenvs.agents.registry import make_policy
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.core import progress  # progress.progress_bar looked up per call (tests replace it)
 from spyenvs.experiments import config as config_mod
-from spyenvs.experiments.config import TrainConfig, default_config_path
 from spyenvs.experiments import seed_ranges
+from spyenvs.experiments.config import TrainConfig, default_config_path
 from spyenvs.experiments.evaluate import (
     games_for,
     heuristic_reference,
@@ -455,8 +455,10 @@ def select_policy(run: SelfPlayRun) -> dict | None:
     move to ``last.pt``/``last.npz``). Returns what results.json records, or None
     when there was nothing to compare (one candidate, or a game without a heuristic)."""
     cfg, spec, out = run.cfg, run.spec, run.out
+    if not spec.has_heuristic:
+        return None
     candidates = selection_candidates(run)
-    if len(candidates) < 2 or not spec.has_heuristic:
+    if len(candidates) < 2:
         return None
     t0 = time.monotonic()
     n = games_for(spec.make(), int(cfg.selection.games))
