@@ -17,7 +17,9 @@ second agent must escape too; sightings also draw attacks). All three fears halv
 for every turn she starts without progress, so circling hunters cannot make her wait
 to round 40. She completes at the start of her next turn, answers interrupts
 (Ambush, Velocity Blade, Pre-Cognition) with yes and plays no other equipment; the 5p
-traitor card goes to a random hunter.
+traitor card goes to a random hunter. Her walking costs and turn decoding
+(``walk_costs``, ``turn_steps``, ``walking_graph``) also serve the destination macro's
+route planner (:mod:`spyenvs.agents.macros.specter_ops`).
 
 Hunters (Gun, then Beast, Prophet, Puppet as available) hunt by the belief plane.
 The belief is weighted by a goal prior (cells closer to what she still needs, the
