@@ -50,6 +50,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from spyenvs.agents.checkpoint import read_checkpoint, save_arrays
 from spyenvs.agents.heuristics import has_heuristic
+from spyenvs.agents.macros import make_macro
 from spyenvs.agents.policy import role_kinds
 from spyenvs.agents.prior import make_prior
 from spyenvs.agents.registry import make_policy
@@ -122,6 +123,9 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
     probe = make()
     if cfg.net.prior == "heuristic" and not has_heuristic(probe.env_id):
         raise ValueError(f"net.prior heuristic needs a game with a heuristic; {probe.env_id} has none")
+    macro = make_macro(cfg.macro)
+    if macro is not None:
+        macro.check_env(probe.env_id)
     scale = observation_scale(probe.layout) if cfg.scale_observations else None
     # the env writes only the entries the learner reads
     columns = env_columns_for(probe.env_id, probe, config_mod.to_dict(cfg.net))
@@ -138,8 +142,9 @@ def opponent_classes(cfg: TrainConfig) -> tuple[str, ...]:
 def row_options(cfg: TrainConfig) -> dict[str, Any]:
     """The env's options for the learner row's extra parts: the other seats'
     observations for the critic (``net.privileged_critic``) and the prior's scores
-    (``net.prior``)."""
-    return {"privileged": bool(cfg.net.privileged_critic), "prior": make_prior(cfg.net.prior, seed=cfg.seed + 29)}
+    (``net.prior``); and for the learner's decisions, the macro (``macro``)."""
+    return {"privileged": bool(cfg.net.privileged_critic), "prior": make_prior(cfg.net.prior, seed=cfg.seed + 29),
+            "macro": make_macro(cfg.macro)}
 
 
 # ---------------------------------------------------------------- run state
@@ -215,13 +220,20 @@ class Learner:
                 "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.state.train_seconds, 1)}}
         if self.cfg.net.prior != "none":  # package code the player binds, not weights
             meta["prior"] = {"kind": self.cfg.net.prior, "weight": float(self.cfg.net.prior_weight)}
+        if self.cfg.macro != "none":  # the player walks the macro's routes as the learner did
+            meta["macro"] = self.cfg.macro
         return meta
 
     def save_policy(self, path: str, name: str, half: bool = False) -> None:
         save_trained(path, self.model.policy, self.spec.scale, self.meta(name), dtype="float16" if half else "float32")
 
-    def current_policy(self, name: str = "learner"):
-        return inference_policy(self.model.policy, self.spec.scale, self.meta(name),
+    def current_policy(self, name: str = "learner", macro: bool = True):
+        """The numpy player of the network now; ``macro=False``: the bare network, which
+        chooses among whatever mask it is given (DAgger's student, on the macro's masks)."""
+        meta = self.meta(name)
+        if not macro:
+            meta.pop("macro", None)
+        return inference_policy(self.model.policy, self.spec.scale, meta,
                                 deterministic=self.cfg.eval.deterministic, name=name)
 
 
@@ -247,7 +259,8 @@ class WarmStart:
                                           gamma=cfg.ppo.gamma, max_decisions=cfg.max_decisions,
                                           progress=bar.update, opponent_classes=opponent_classes(cfg),
                                           student=student, privileged=bool(cfg.net.privileged_critic),
-                                          prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + seed_offset))
+                                          prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + seed_offset),
+                                          macro=make_macro(cfg.macro))
 
     def run(self, demos: dict, out: str) -> dict:
         """Clone the teacher into the fresh network (actor and critic; with a prior
@@ -257,7 +270,7 @@ class WarmStart:
         ws = self.cfg.warm_start
         self._clone(demos, ws.epochs, self.cfg.seed, f"cloned {ws.teacher}:")
         for r in range(int(ws.dagger_rounds)):
-            student = self.learner.current_policy("clone")
+            student = self.learner.current_policy("clone", macro=False)  # it chooses on the macro's masks
             student.deterministic = False  # the clone samples its moves, as PPO's rollouts will
             labelled = self.demonstrations(games=int(ws.dagger_games), seed_offset=1000 * (r + 1), student=student)
             demos = join_demonstrations([demos, labelled])
@@ -399,6 +412,9 @@ class SelfPlayCallback(BaseCallback):
             # single-option learner decisions played by the env, not the network
             self.logger.record("selfplay/forced_per_learner_decision",
                                stats["forced_decisions"] / stats["learner_decisions"])
+            if run.cfg.macro != "none":  # env moves the macro's plans played per learner decision
+                self.logger.record("selfplay/macro_per_learner_decision",
+                                   stats["macro_decisions"] / stats["learner_decisions"])
 
     def _on_training_end(self) -> None:
         self.run.state.train_seconds += time.monotonic() - self._t0
