@@ -17,6 +17,13 @@ A checkpoint whose metadata names a ``prior`` (``{"kind": "heuristic", "weight":
 ``bind(game, seat)`` binds the game's heuristic to the seat, and the logits are
 ``weight * prior_columns(scores) + the network's``. The heuristic is package code; the
 file holds only the network.
+
+A checkpoint whose metadata names a ``macro`` (``"specter_destination"``,
+:mod:`spyenvs.agents.macros`) was trained choosing the macro's decisions (the Specter
+Ops agent's destination per turn): ``bind(game, seat)`` then gives each seat the macro
+binds to its own copy per game, which remembers the plan across the steps of a turn,
+plays its moves without the network and asks the network only for the macro's
+choices (on the macro's mask). A macro and a prior do not combine.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import numpy as np
 from .board_net import BoardActor
 from .card_table import CardTableActor
 from .checkpoint import CheckpointError, mlp_weights, read_checkpoint
+from .macros import MACRO_KINDS, make_macro
 from .policy import BasePolicy, check_mask, role_kind
 from .prior import PRIOR_KINDS, make_prior
 
@@ -86,6 +94,22 @@ def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float
     return kind, float(weight)
 
 
+def macro_of(meta: dict[str, Any], path: str = "checkpoint") -> str:
+    """The checkpoint's ``macro`` (absent: ``"none"``); an unknown one, one for another
+    game, or one beside a prior raises :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
+    macro = meta.get("macro", "none")
+    if macro not in MACRO_KINDS:
+        raise CheckpointError(f"{path}: unknown macro {macro!r}; this code reads {', '.join(MACRO_KINDS)}")
+    if macro != "none":
+        if meta.get("prior") is not None:
+            raise CheckpointError(f"{path}: names both a prior and the macro {macro}, which do not combine")
+        try:
+            make_macro(macro).check_env(meta.get("env_id"))
+        except ValueError as exc:
+            raise CheckpointError(f"{path}: {exc}") from exc
+    return macro
+
+
 #: the numpy actor of each network a checkpoint's ``arch`` names (absent: ``mlp``)
 ACTORS = {"mlp": MLPActor, "board_cnn": BoardActor, "card_table": CardTableActor}
 
@@ -106,6 +130,7 @@ class TorchPolicy(BasePolicy):
     ``deterministic=True`` plays the most likely legal action; otherwise it samples
     from the masked softmax (seeded). ``bind(game, seat)`` checks the game matches the
     checkpoint and sets the role-kind input for that seat. ``net`` is the actor.
+    A checkpoint with a ``macro`` plays only once bound (module docstring).
     """
 
     def __init__(self, weights, meta: dict[str, Any], deterministic: bool = True, seed: int | None = None,
@@ -123,6 +148,9 @@ class TorchPolicy(BasePolicy):
         kind, self.prior_weight = prior_of(meta)
         self._prior = make_prior(kind, None if seed is None else seed + 1)
         self.prior_scorer = None  # the bound prior of the seat (set by bind)
+        self._macro = make_macro(macro_of(meta))
+        self.macro_player = None  # the macro's player of the seat and game (set by bind)
+        self._seat_bound = False
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",
@@ -137,6 +165,7 @@ class TorchPolicy(BasePolicy):
         names (the MLP when absent)."""
         raw, meta = read_checkpoint(path)
         prior_of(meta, os.fspath(path))
+        macro_of(meta, os.fspath(path))
         name = os.path.splitext(os.path.basename(os.fspath(path)))[0]
         return cls.from_arrays(raw, meta, os.fspath(path), deterministic=deterministic, seed=seed, name=name)
 
@@ -150,6 +179,16 @@ class TorchPolicy(BasePolicy):
         kind = role_kind(game.roles[seat])
         if kind not in self.kinds:
             raise CheckpointError(f"checkpoint {self.name!r} was not trained for role kind {kind!r}")
+        if self._macro is not None:
+            player = self._macro.bind(game, seat)
+            if player is not None:  # it remembers its plan: a copy per game, never shared
+                bound = object.__new__(type(self))
+                bound.__dict__.update(self.__dict__)
+                bound.kind_index = self.kinds.index(kind)
+                bound.macro_player = player
+                bound.per_game_state = True
+                bound._seat_bound = True
+                return bound
         # one bound copy per role kind, so every seat of a kind (in every game of a
         # vectorised env) lands in one batched forward pass; with a prior one per seat
         # (the heuristic plays a seat), and one per game where the heuristic remembers
@@ -161,6 +200,7 @@ class TorchPolicy(BasePolicy):
             bound = object.__new__(type(self))
             bound.__dict__.update(self.__dict__)
             bound.kind_index = self.kinds.index(kind)
+            bound._seat_bound = True
             if self._prior is not None:
                 bound.prior_scorer = self._prior.bind(game, seat)
                 if bound.prior_scorer.per_game_state:
@@ -174,6 +214,11 @@ class TorchPolicy(BasePolicy):
         if self._prior is not None:
             self._prior.reseed(seed + 1)
         self.__dict__.pop("_bound_by_kind", None)  # bound copies hold the old stream
+
+    def _check_macro_bound(self) -> None:
+        if self._macro is not None and not self._seat_bound:
+            raise TypeError(f"policy {self.name!r} plays through the {self._macro.kind} macro: "
+                            "call bind(game, seat) first")
 
     def _masked_logits(self, obs: np.ndarray, masks: np.ndarray, advance: bool = True) -> np.ndarray:
         x = policy_input(np.asarray(obs, np.float32), self.kind_index, len(self.kinds))
@@ -192,10 +237,25 @@ class TorchPolicy(BasePolicy):
         uses their softmax as a prior). A heuristic prior with memory is asked
         without moving its memory on (a look-ahead is not a decision played)."""
         check_mask(mask)
+        self._check_macro_bound()
+        if self.macro_player is not None:  # the macro's choice carried onto the env's actions
+            return self.macro_player.first_step_logits(
+                observation, mask, lambda m: self._masked_logits(observation, m, advance=False))
         return self._masked_logits(observation, mask, advance=False)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         check_mask(mask)
+        player = self.macro_player
+        if player is None:
+            self._check_macro_bound()
+            return self._choose(observation, mask)
+        a = player.auto_action(observation, mask)
+        if a is not None:  # a move of the plan: no network
+            return int(a)
+        return int(player.env_action(self._choose(observation, player.decision_mask(observation, mask))))
+
+    def _choose(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        """The network's choice among ``mask``'s actions."""
         z = self._masked_logits(observation, mask)
         if self.deterministic:
             return int(np.argmax(z))
@@ -204,6 +264,9 @@ class TorchPolicy(BasePolicy):
         return int(self.rng.choice(p.size, p=p))
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if self.macro_player is not None:  # one game's rows: the plan moves on row by row
+            return np.array([self.act(o, m) for o, m in zip(observations, masks)], dtype=np.int64)
+        self._check_macro_bound()
         z = self._masked_logits(observations, masks)
         if self.deterministic:
             return z.argmax(axis=1).astype(np.int64)

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 import yaml
 
 import spyenvs.configs
+from spyenvs.agents.macros import MACRO_KINDS
 from spyenvs.agents.prior import PRIOR_KINDS
 
 C = TypeVar("C")
@@ -219,6 +220,30 @@ class LeagueConfig(Section):
 
 
 @dataclass
+class SelectionConfig(Section):
+    """Which of the run's last policies ships: each plays the heuristic on games of its
+    own seeds (:data:`spyenvs.experiments.seed_ranges.SELECTION`, disjoint from the
+    final evaluation's), the best mean win rate over role kinds ships (ties: the later)."""
+
+    snapshots: int = 3
+    """candidates: the final weights and the league's snapshots before them, newest
+    first, this many at most (the league keeps league.max_snapshots); 1 ships the final
+    weights without selection games"""
+    games: int = 100
+    """games per role kind for each candidate against the heuristic (0: no selection)"""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.snapshots, int) and self.snapshots >= 1):
+            raise ValueError(f"training option 'selection.snapshots' must be at least 1, got {self.snapshots!r}")
+        if not (isinstance(self.games, int) and self.games >= 0):
+            raise ValueError(f"training option 'selection.games' must be 0 or more, got {self.games!r}")
+
+    @property
+    def enabled(self) -> bool:
+        return self.snapshots > 1 and self.games > 0
+
+
+@dataclass
 class TrainConfig(RunConfig):
     """A MaskablePPO self-play run (``spyenvs train GAME``, configs/<game>.yaml)."""
 
@@ -236,6 +261,14 @@ class TrainConfig(RunConfig):
     """a team role kind (Specter Ops' hunters) trains with the learner in every seat
     of its team in the same episode, as evaluation seats a candidate; off: one seat,
     the opponent policy in its teammates'"""
+    macro: str = "none"
+    """none, or specter_destination (Specter Ops only): the agent's movement is one
+    decision per turn, the cell to end it on (the cell actions, masked to the cells her
+    steps reach), and a route planner walks her there (the cheapest path within her
+    steps, around the hunters' sight); equipment and her other decisions stay the
+    learner's. The env is unchanged: the learner's env plays the route, the exported
+    file names the macro so its player (and the league's snapshots) walk the same way,
+    and the warm start clones the teacher's end cell of each turn. Not with net.prior"""
     device: str = "cpu"
     """torch device of the learner"""
     torch_threads: int = 1
@@ -263,8 +296,15 @@ class TrainConfig(RunConfig):
     """the opponent league"""
     eval: EvalConfig = field(default_factory=EvalConfig)
     """periodic and final evaluation"""
+    selection: SelectionConfig = field(default_factory=SelectionConfig)
+    """which of the run's last snapshots ships"""
 
     def __post_init__(self) -> None:
+        if self.macro not in MACRO_KINDS:
+            raise ValueError(f"training option 'macro' must be {' or '.join(MACRO_KINDS)}, got {self.macro!r}")
+        if self.macro != "none" and self.net.prior != "none":
+            raise ValueError(f"training option 'macro' {self.macro} does not combine with net.prior {self.net.prior}: "
+                             "the prior scores the env's decisions, the learner takes the macro's")
         if self.net.prior != "none" and self.clone_reg.coef > 0:
             raise ValueError(f"training option 'clone_reg.coef' must be 0 with net.prior {self.net.prior}: "
                              "the prior already holds the heuristic in the logits")

@@ -9,6 +9,8 @@ table with probability ``sigmoid(ln10/400 * (R_A - R_B) + logit(1/N))``, so that
 equal players in an N-seat game win 1/N each; :func:`fit_rating` places one player
 against fixed anchor ratings with the same model (the score card). Results go out as JSON and a markdown
 table; :func:`plot_learning_curve` draws a training run's evaluation history.
+:func:`heuristic_reference` measures the heuristic where a policy was measured (same
+seats, opponents and games), the level a trained policy's scores are read against.
 
     python -m spyenvs.experiments.evaluate unrest_v0 random heuristic runs/unrest_v0/final.pt --games 200
 """
@@ -117,6 +119,30 @@ def evaluate_vs(game: Any, config: dict | None, candidate, opponent, games: int,
         out[k] = {"score": s, "games": m, "rate": s / m, "low": lo, "high": hi}
     return {"env_id": g.env_id, "config": g.config, "num_players": n, "sides": len(groups), "kinds": out,
             "games": games, "seconds": time.monotonic() - t0, "decisions": decisions}
+
+
+def vs_opponents(game: Any, config: dict | None, candidate, games: int, seed: int, max_decisions: int | None,
+                 opponent_seeds: dict[str, int]) -> dict[str, dict]:
+    """``candidate``'s per-kind results (:func:`evaluate_vs`'s ``kinds``) against each
+    opponent of ``opponent_seeds`` (a registry name -> its seed), ``games`` games from
+    ``seed`` each. Every opponent is made afresh from its seed, so two candidates
+    measured with the same arguments meet the same opponents in the same games."""
+    return {name: evaluate_vs(game, config, candidate, make_policy(name, seed=s), games, seed, max_decisions)["kinds"]
+            for name, s in opponent_seeds.items()}
+
+
+def heuristic_seed(opponent_seeds: dict[str, int]) -> int:
+    """The seed of the heuristic measured as a candidate beside a policy: one past
+    every opponent's, so it never shares a random stream with an opponent."""
+    return max(opponent_seeds.values()) + 1
+
+
+def heuristic_reference(game: Any, config: dict | None, games: int, seed: int, max_decisions: int | None,
+                        opponent_seeds: dict[str, int]) -> dict[str, dict]:
+    """The heuristic's own scores where a policy was measured: in the candidate's
+    seats, against the same opponents, on the same games (:func:`vs_opponents`)."""
+    candidate = make_policy("heuristic", seed=heuristic_seed(opponent_seeds))
+    return vs_opponents(game, config, candidate, games, seed, max_decisions, opponent_seeds)
 
 
 #: the small ridge of both fits, in score units per rating point: it keeps a player
@@ -294,10 +320,15 @@ def markdown_table(result: dict[str, Any]) -> str:
 
 
 def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "",
-                        xlabel: str = "training steps (learner decisions)") -> None:
+                        xlabel: str = "training steps (learner decisions)",
+                        opponents: Sequence[str] | None = None,
+                        levels: dict[tuple[str, str], float] | None = None) -> None:
     """PNG of win rate (with intervals) against training steps, one line per
-    opponent and role kind; ``history`` rows look like
-    ``{"timesteps": T, "vs": {"random": {kind: {rate, low, high}}, ...}}``."""
+    opponent and role kind (only those of ``opponents`` when given); ``history`` rows
+    look like ``{"timesteps": T, "vs": {"random": {kind: {rate, low, high}}, ...}}``.
+    ``levels`` ((opponent, kind) -> rate) draws a dashed horizontal line in that
+    series' colour: the heuristic's own score against the same opponent, so the
+    curve reads as above or below the heuristic."""
     # late: matplotlib is in the train extra only. The object-oriented API without
     # pyplot: no GUI backend, and pyplot's import is slow for every training process
     from matplotlib.figure import Figure
@@ -307,6 +338,8 @@ def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "
     series: dict[tuple[str, str], list[tuple[int, float, float, float]]] = {}
     for row in history:
         for opp, kinds in row["vs"].items():
+            if opponents is not None and opp not in opponents:
+                continue
             for kind, v in kinds.items():
                 series.setdefault((opp, kind), []).append((row["timesteps"], v["rate"], v["low"], v["high"]))
     for (opp, kind), pts in sorted(series.items()):
@@ -314,6 +347,9 @@ def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "
         x = [p[0] for p in pts]
         line, = ax.plot(x, [p[1] for p in pts], marker="o", ms=3, label=f"{kind} vs {opp}")
         ax.fill_between(x, [p[2] for p in pts], [p[3] for p in pts], alpha=0.15, color=line.get_color())
+        level = (levels or {}).get((opp, kind))
+        if level is not None:
+            ax.axhline(level, ls="--", lw=1, color=line.get_color(), label=f"heuristic {kind} vs {opp}")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_ylim(0, 1)
@@ -324,6 +360,12 @@ def plot_learning_curve(history: list[dict[str, Any]], path: str, title: str = "
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     fig.savefig(path)
+
+
+def reference_levels(heuristic_vs: dict[str, dict] | None) -> dict[tuple[str, str], float]:
+    """(opponent, kind) -> the heuristic's own rate, from a ``heuristic_vs`` record
+    (:func:`heuristic_reference`); empty when there is none."""
+    return {(opp, kind): v["rate"] for opp, kinds in (heuristic_vs or {}).items() for kind, v in kinds.items()}
 
 
 def main(argv=None) -> int:

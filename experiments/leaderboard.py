@@ -1,14 +1,19 @@
 """The shipped pretrained policies, their measured results, and the tables made from them.
 
-Three jobs, each one command:
+Four jobs, each one command:
 
 * ``--ship RUN_DIR``: copy a training run's ``final.npz`` into
   ``agents/pretrained/<env_id>.npz`` (what ``make_policy("pretrained")`` loads) and
   measure it: against random and against the heuristic, per role, at least
   ``--games`` (default 200) games per role with the candidate's seats rotated (a team
   role takes every seat of its team; N-player games give the win share), Wilson 95%
-  intervals, beside the run's training figures. Written to
+  intervals, each beside the heuristic's own score in the same seats, against the
+  same opponents, on the same games, and beside the run's training figures, its
+  choice among its last snapshots and its evaluation history. Written to
   ``agents/pretrained/<env_id>.json``.
+* ``--backfill-heuristic ENV``: add the heuristic's own scores to a record shipped
+  without them, on the games its evaluation played (the trainer's final evaluation
+  for a record that does not say).
 * ``ENV [ENV ...]`` (the leaderboard): a round-robin of ``random``, ``heuristic``,
   ``pretrained``, ``ismcts:SIMS`` and ``expert`` on each game's default config
   (``--games`` per ordered pair, ``--search-games`` for pairs with a search bot,
@@ -19,11 +24,14 @@ Three jobs, each one command:
   (:data:`LADDER_BOTS`) only, random pinned at 1000. ``--ladder --from-saved`` makes
   the ladder from the saved round-robin instead of playing one. This script is the
   only writer of ladder files.
-* ``--tables``: regenerate the results table in README.md (section Results) and the leaderboard in
-  ``docs/results.md`` from those shipped files (between their ``<!-- results: ... -->``
-  markers), never by hand.
+* ``--tables``: regenerate the results table in README.md (section Results), and the
+  leaderboard and the learning curves (``docs/img/learning_curve_<env_id>.png``: win
+  rate against the heuristic over training per role, the heuristic's own level as a
+  dashed line) in ``docs/results.md`` from those shipped files (between their
+  ``<!-- results: ... -->`` markers), never by hand.
 
     python -m spyenvs.experiments.leaderboard --ship runs/the_agents_v0
+    python -m spyenvs.experiments.leaderboard --backfill-heuristic unrest_v0
     python -m spyenvs.experiments.leaderboard the_agents_v0 unrest_v0 --games 100 --search-games 40 --workers 2
     python -m spyenvs.experiments.leaderboard unrest_v0 --games 200 --ladder
     python -m spyenvs.experiments.leaderboard --ladder --from-saved
@@ -40,13 +48,15 @@ import shutil
 import sys
 import time
 
-from spyenvs.agents import HeuristicPolicy, RandomPolicy, make_policy
+from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
 from spyenvs.agents.ladder import read_ladder
 from spyenvs.agents.pretrained import available
 from spyenvs.agents.torch_policy import TorchPolicy
-from spyenvs.experiments.evaluate import (evaluate_vs, fit_elo, games_for, load_average, pct, pin_blas_threads,
-                                          tournament)
+from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average, pct,
+                                          pin_blas_threads, plot_learning_curve, reference_levels, tournament,
+                                          vs_opponents)
+from spyenvs.experiments.seed_ranges import FINAL_EVAL, SHIP_EVAL
 from spyenvs.core.progress import progress_bar
 from spyenvs.registry import ENV_IDS, game_info, make_game
 from spyenvs.tools.arguments import run_reporting_errors
@@ -61,6 +71,10 @@ SEARCH = os.path.join(ROOT, "docs", "search")
 LADDER_BOTS = ("random", "heuristic", "pretrained", "expert")
 #: the ladder bot pinned at 1000
 LADDER_ANCHOR = "random"
+#: the decision cap of ``--ship``'s own measurement (evaluate_vs's default when it was written)
+SHIP_MAX_DECISIONS = 5000
+#: the learning-curve pictures ``--tables`` draws from the shipped records
+CURVES = os.path.join(ROOT, "docs", "img")
 
 
 
@@ -79,10 +93,13 @@ def _goal_text(goal) -> str:
     return f">= {rate:.1%}" + (f", low > {low:.0%}" if low is not None else "")
 
 
-def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: bool = False) -> dict:
+def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, reevaluate: bool = False) -> dict:
     """Copy ``run_dir``'s final policy into the package with its measured results
     (module docstring). The run's final evaluation already played that very file; it
-    is reused when it has ``games`` games per role, else the file is measured again."""
+    is reused when it has ``games`` games per role, else the file is measured again
+    (with the heuristic's own scores on the same games). The record also keeps the
+    run's choice among its last snapshots, the evaluation's plan (seeds, games,
+    decision cap) and the run's evaluation history (the learning curve)."""
     with open(os.path.join(run_dir, "results.json")) as f:
         run = json.load(f)
     env_id = run["env_id"]
@@ -95,22 +112,81 @@ def ship(run_dir: str, games: int, seed: int = 2026, progress=None, reevaluate: 
     vs = run.get("vs") or {}
     enough = vs and all(v["games"] >= games for opp in ("random", "heuristic") for v in vs.get(opp, {}).values())
     load = run.get("load", "?")
+    reference, evaluation = run.get("heuristic_vs"), run.get("evaluation")
     if reevaluate or not enough:
         policy = TorchPolicy.load(dst)
         n = games_for(make_game(env_id, **run["config"]), games)
-        vs = {}
-        for name, opponent in (("random", RandomPolicy(seed)), ("heuristic", HeuristicPolicy(seed + 1))):
-            if progress:
-                progress(f"{env_id}: pretrained vs {name}, {n} games")
-            vs[name] = evaluate_vs(env_id, run["config"], policy, opponent, n, seed)["kinds"]
+        opponents = {"random": seed, "heuristic": seed + 1}
+        if progress:
+            progress(f"{env_id}: pretrained and heuristic vs random and heuristic, {n} games each")
+        vs = vs_opponents(env_id, run["config"], policy, n, seed, SHIP_MAX_DECISIONS, opponents)
+        reference = heuristic_reference(env_id, run["config"], n, seed, SHIP_MAX_DECISIONS, opponents)
+        evaluation = {"seed": seed, "games": n, "opponent_seeds": opponents, "max_decisions": SHIP_MAX_DECISIONS,
+                      "deterministic": True, "heuristic_seed": heuristic_seed(opponents)}
         load = load_average()
     record = {"env_id": env_id, "config": run["config"], "num_players": run["num_players"], "vs": vs,
               "games_per_role": games, "load": load,
               "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second",
                                                    "warm_start", "env_stats")},
               "file_bytes": os.path.getsize(dst)}
-    with open(os.path.join(PRETRAINED, f"{env_id}.json"), "w") as f:
+    for key, value in (("heuristic_vs", reference), ("evaluation", evaluation), ("selection", run.get("selection")),
+                       ("history", read_history(run_dir))):
+        if value:
+            record[key] = value
+    write_record(record)
+    return record
+
+
+def read_history(run_dir: str) -> list[dict] | None:
+    """A run's periodic evaluations (``history.json``), the points of its learning curve."""
+    path = os.path.join(run_dir, "history.json")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def write_record(record: dict, folder: str | None = None) -> str:
+    path = os.path.join(folder or PRETRAINED, f"{record['env_id']}.json")
+    with open(path, "w") as f:
         json.dump(record, f, indent=1)
+    return path
+
+
+def trainer_evaluation_plan(record: dict) -> dict:
+    """The plan of a shipped record's evaluation: its own, or for a file shipped
+    before plans were recorded, the trainer's final evaluation, which every such file
+    reused (``scripts/replay_shipped_evaluations.py`` replays it: the
+    :data:`~spyenvs.experiments.seed_ranges.FINAL_EVAL` seed for the games and both
+    opponents, the game's default config's ``max_decisions``)."""
+    if record.get("evaluation"):
+        return record["evaluation"]
+    from spyenvs.experiments.config import TrainConfig, default_config_path, load
+
+    env_id = record["env_id"]
+    seed = FINAL_EVAL.start
+    return {"seed": seed, "games": games_for(make_game(env_id, **record["config"]), record["games_per_role"]),
+            "opponent_seeds": {"random": seed, "heuristic": seed},
+            "max_decisions": load(TrainConfig, default_config_path(env_id), env_id).max_decisions,
+            "deterministic": True,
+            "source": "not recorded when shipped: the trainer's final evaluation, which --ship reused"}
+
+
+def backfill_heuristic(env_id: str, folder: str | None = None, progress=None) -> dict:
+    """Add the heuristic's own scores to a shipped record that lacks them: the
+    heuristic in the policy's seats, against the same opponents, on the same games
+    (:func:`trainer_evaluation_plan`); the plan is written beside them."""
+    path = os.path.join(folder or PRETRAINED, f"{env_id}.json")
+    with open(path) as f:
+        record = json.load(f)
+    plan = dict(trainer_evaluation_plan(record))
+    if progress:
+        progress(f"{env_id}: heuristic vs {', '.join(plan['opponent_seeds'])}, {plan['games']} games each")
+    record["heuristic_vs"] = heuristic_reference(env_id, record["config"], plan["games"], plan["seed"],
+                                                 plan["max_decisions"], plan["opponent_seeds"])
+    plan["heuristic_seed"] = heuristic_seed(plan["opponent_seeds"])
+    record["evaluation"] = plan
+    write_record(record, folder)
     return record
 
 
@@ -216,29 +292,84 @@ def ladder_section() -> str:
 
 
 # ------------------------------------------------------------------- tables
-def results_table() -> str:
+def shipped_records(folder: str | None = None) -> list[dict]:
+    """The shipped records (``agents/pretrained/*.json``), by env id."""
+    folder = folder or PRETRAINED
+    records = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if name.endswith(".json"):
+            with open(os.path.join(folder, name)) as f:
+                records.append(json.load(f))
+    return records
+
+
+def _steps_cell(rec: dict) -> str:
+    """Training steps, and the snapshot that ships when selection chose an earlier one."""
+    steps = f"{rec['training'].get('timesteps') or 0:,}"
+    sel = rec.get("selection")
+    if sel and sel.get("chosen") != "final":
+        steps += f" (ships the snapshot at {sel['chosen_timesteps']:,})"
+    return steps
+
+
+def results_table(folder: str | None = None) -> str:
     """The README's table: each shipped policy vs random and vs heuristic per role,
-    with the goal and whether it is met, from ``agents/pretrained/*.json``."""
-    lines = ["| env | role | vs random [95% CI] | goal | met | vs heuristic [95% CI] | goal | met | "
-             "training steps | training time | load |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for name in sorted(os.listdir(PRETRAINED)) if os.path.isdir(PRETRAINED) else []:
-        if not name.endswith(".json"):
-            continue
-        with open(os.path.join(PRETRAINED, name)) as f:
-            rec = json.load(f)
+    each beside the heuristic's own score in the same seats, against the same
+    opponents, on the same games ("-" where the record has none), with the goal and
+    whether it is met, from ``agents/pretrained/*.json``."""
+    lines = ["| env | role | vs random [95% CI] | heuristic vs random | goal | met | vs heuristic [95% CI] "
+             "| heuristic vs heuristic | goal | met | training steps | training time | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for rec in shipped_records(folder):
         env_id = rec["env_id"]
         players = rec["config"].get("num_players", rec["num_players"])
         for kind, goals in game_info(env_id).learning_goals.items():
             cells = []
             for opp, goal in zip(("random", "heuristic"), goals):
                 v = rec["vs"].get(opp, {}).get(kind)
+                h = rec.get("heuristic_vs", {}).get(opp, {}).get(kind)
                 cells += [f"{pct(v['rate'], v['low'], v['high'])} (n={v['games']})" if v else "n/a",
+                          pct(h["rate"], h["low"], h["high"]) if h else "-",
                           _goal_text(goal), _met(v, goal)]
             tr = rec["training"]
             minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
             lines.append(f"| {env_id} ({players}p) | {kind} | " + " | ".join(cells)
-                         + f" | {tr.get('timesteps') or 0:,} | {minutes} | {rec.get('load', '?')} |")
+                         + f" | {_steps_cell(rec)} | {minutes} | {rec.get('load', '?')} |")
     return "\n".join(lines)
+
+
+def curve_levels(rec: dict) -> dict[tuple[str, str], float]:
+    """The heuristic's own level against the heuristic, per role, for the curve."""
+    return {key: rate for key, rate in reference_levels(rec.get("heuristic_vs")).items() if key[0] == "heuristic"}
+
+
+def write_curves(folder: str | None = None, img: str = CURVES) -> dict[str, str]:
+    """Per shipped record with a training history: ``img/learning_curve_<env_id>.png``,
+    the win rate against the heuristic over training per role, with the heuristic's
+    own level as a dashed line where the record has it. Returns env id -> path."""
+    written = {}
+    for rec in shipped_records(folder):
+        if not rec.get("history"):
+            continue
+        path = os.path.join(img, f"learning_curve_{rec['env_id']}.png")
+        plot_learning_curve(rec["history"], path, f"{rec['env_id']}: the shipped run against the heuristic",
+                            opponents=("heuristic",), levels=curve_levels(rec))
+        written[rec["env_id"]] = path
+    return written
+
+
+def curves_section(written: dict[str, str], records: list[dict], page_dir: str) -> str:
+    """docs/results.md's pictures: one per shipped record with a history, a line for the others."""
+    out = []
+    for rec in records:
+        env_id = rec["env_id"]
+        if env_id in written:
+            rel = os.path.relpath(written[env_id], page_dir).replace(os.sep, "/")
+            line = "" if curve_levels(rec) else " (no heuristic level recorded: no line)"
+            out.append(f"**{env_id}**{line}\n\n![{env_id} learning curve]({rel})\n")
+        else:
+            out.append(f"**{env_id}**: no training history in the shipped file (shipped before `--ship` kept it)\n")
+    return "\n".join(out) if out else "(no shipped policy yet)"
 
 
 def leaderboard_section() -> str:
@@ -301,14 +432,21 @@ def replace_between(text: str, marker: str, body: str) -> str:
 
 def write_tables(readme: str = os.path.join(ROOT, "README.md"),
                  results_md: str = os.path.join(ROOT, "docs", "results.md"),
-                 benchmarking_md: str = os.path.join(ROOT, "docs", "benchmarking.md")) -> None:
+                 benchmarking_md: str = os.path.join(ROOT, "docs", "benchmarking.md"),
+                 folder: str | None = None, img: str = CURVES) -> None:
+    """Every generated table and picture, from the saved files (``folder``: the
+    shipped records, default agents/pretrained)."""
+    table = results_table(folder)
     with open(readme) as f:
         text = f.read()
     with open(readme, "w") as f:
-        f.write(replace_between(text, "pretrained", results_table()))
+        f.write(replace_between(text, "pretrained", table))
     with open(results_md) as f:
         text = f.read()
-    text = replace_between(text, "pretrained", results_table())
+    text = replace_between(text, "pretrained", table)
+    curves = curves_section(write_curves(folder, img), shipped_records(folder),
+                            os.path.dirname(os.path.abspath(results_md)))
+    text = replace_between(text, "curves", curves)
     text = replace_between(text, "leaderboard", leaderboard_section())
     with open(results_md, "w") as f:
         f.write(replace_between(text, "search", search_section()))
@@ -338,7 +476,11 @@ def main(argv=None) -> int:
                     help="--ladder: refit it from docs/leaderboard/ENV.json (every saved one without ENV) "
                          "instead of playing")
     ap.add_argument("--tables", action="store_true",
-                    help="regenerate the README, docs/results.md and docs/benchmarking.md tables")
+                    help="regenerate the README, docs/results.md and docs/benchmarking.md tables and docs/img's "
+                         "learning curves")
+    ap.add_argument("--backfill-heuristic", metavar="ENV", action="append", default=[],
+                    help="add the heuristic's own scores (same seats, opponents and games as the shipped "
+                         "evaluation) to agents/pretrained/ENV.json (repeatable)")
     args = ap.parse_args(argv)
     pin_blas_threads()
     say = lambda m: print(m, file=sys.stderr)  # noqa: E731
@@ -352,6 +494,9 @@ def main(argv=None) -> int:
         raise SystemExit("spyenvs: error: --workers must be at least 1")
     if args.from_saved and not args.ladder:
         raise SystemExit("spyenvs: error: --from-saved goes with --ladder")
+    bad = [e for e in args.backfill_heuristic if e not in available()]
+    if bad:
+        raise SystemExit(f"spyenvs: error: no shipped policy for {bad[0]!r}; shipped: {', '.join(available())}")
     for run_dir in args.ship or []:
         rec = ship(run_dir, args.games or 200, progress=say, reevaluate=args.reevaluate)
         say(f"shipped {rec['env_id']} ({rec['file_bytes'] // 1024} KiB)")
@@ -368,9 +513,13 @@ def main(argv=None) -> int:
             source = (f"played by leaderboard {env_id} --ladder: a round-robin of {', '.join(res['population'])}, "
                       f"{res['games_per_match']} games per ordered pair, also saved as docs/leaderboard/{env_id}.json")
             say(f"wrote {write_ladder(ladder_from_round_robin(res, source))}")
+    for env_id in args.backfill_heuristic:
+        rec = backfill_heuristic(env_id, progress=say)
+        say(f"{env_id}: " + "; ".join(f"heuristic {k} vs {o} {v['rate']:.1%}" for o, ks in rec["heuristic_vs"].items()
+                                      for k, v in ks.items()))
     if args.tables:
         write_tables()
-    if not (args.ship or args.envs or args.tables or args.from_saved):
+    if not (args.ship or args.envs or args.tables or args.from_saved or args.backfill_heuristic):
         ap.print_usage(sys.stderr)
         return 2
     return 0

@@ -57,6 +57,7 @@ from spyenvs.agents.heuristics import HeuristicPolicy, has_heuristic
 from spyenvs.agents.policy import RandomPolicy, role_kinds
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments import config as config_mod
+from spyenvs.experiments import seed_ranges
 from spyenvs.experiments.config import RLlibConfig
 from spyenvs.experiments.evaluate import evaluate_vs, plot_learning_curve
 from spyenvs.experiments.report import final_table
@@ -332,7 +333,7 @@ def train(cfg: RLlibConfig | dict, out: str | None = None, resume: bool = False,
         if ev.every and it % int(ev.every) == 0 and it < total_iters:
             info = {"iteration": it, "env_steps": env_steps}
             pol = learner_policies(algo, league, ev.deterministic, info, out, "latest")
-            vs = evaluate(pol, cfg, int(ev.games), 10_000_000 + it)
+            vs = evaluate(pol, cfg, int(ev.games), seed_ranges.PERIODIC_EVAL.start + it)
             history.append({"timesteps": env_steps, "iteration": it, "vs": vs})
             if not quiet:
                 print(f"[iter {it}] " + "; ".join(f"{k} vs {o} {v['rate']:.0%}" for o, ks in vs.items()
@@ -343,7 +344,7 @@ def train(cfg: RLlibConfig | dict, out: str | None = None, resume: bool = False,
     info = {"iteration": int(algo.iteration), "env_steps": env_steps, "train_seconds": round(train_seconds, 1)}
     final_policy = learner_policies(algo, league, ev.deterministic, info, out, "final")
     t0 = time.monotonic()
-    final = evaluate(final_policy, cfg, int(ev.final_games), 999_000_000)
+    final = evaluate(final_policy, cfg, int(ev.final_games), seed_ranges.FINAL_EVAL.start)
     eval_seconds = time.monotonic() - t0
     save_all()
     run_steps = env_steps - start_steps

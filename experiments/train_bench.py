@@ -96,7 +96,8 @@ def bench_game(env_id: str, steps: int, opts: list[str] | None = None) -> dict:
     with tempfile.TemporaryDirectory() as out:
         cmd = [sys.executable, "-m", "spyenvs.experiments.train_selfplay", env_id, "--timesteps", str(steps),
                "--quiet", "--out", out, "--opt", "eval.final_games=0", "--opt", "eval.games=0",
-               "--opt", f"eval.every={10**12}", "--opt", "warm_start.games=0"]
+               "--opt", f"eval.every={10**12}", "--opt", "warm_start.games=0",
+               "--opt", "selection.snapshots=1"]  # selection games are evaluation, not training
         for opt in opts or []:
             cmd += ["--opt", opt]
         wall, _ = _timed(cmd)

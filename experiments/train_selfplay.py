@@ -15,12 +15,19 @@ and ``eval/<kind>/vs_<opponent>``), ``snapshots/*.pt``, ``latest.pt`` and
 ``--resume``: network, optimizer, step counters, league and history; loaded with
 ``weights_only=True``), ``history.json`` and ``learning_curve.png`` from periodic
 evaluation, ``results.json``/``results.md`` from the final evaluation, whose win
-rates against random and heuristic (Wilson 95% intervals) are printed at the end.
+rates against random and heuristic (Wilson 95% intervals) are printed at the end,
+each beside the heuristic's own rate in the same seats and games.
+
+Which weights ship (``final.pt``/``final.npz``) is chosen at the end among the final
+weights and the league's last snapshots (``selection``): each plays the heuristic on
+games seeded from :data:`~spyenvs.experiments.seed_ranges.SELECTION`, a range the
+final evaluation never plays, so the shipped figures are not those the choice was
+made on (:func:`select_policy`; ``selection/`` holds the candidates' float16 files).
 
 The options are :class:`spyenvs.experiments.config.TrainConfig`'s. A run is
 :func:`start` (the game, the league, the vec env, the model, then the warm start or
 the resumed state), :func:`learn` (PPO with :class:`SelfPlayCallback`) and
-:func:`finish` (the final checkpoints, evaluation and results files).
+:func:`finish` (the final checkpoints, the selection, the evaluation and results files).
 
     python -m spyenvs.experiments.train_selfplay unrest_v0 --config configs/unrest.yaml
 """
@@ -30,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -40,20 +48,33 @@ import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
-from spyenvs.agents.heuristics import HeuristicPolicy, has_heuristic
-from spyenvs.agents.policy import RandomPolicy, role_kinds
+from spyenvs.agents.checkpoint import read_checkpoint, save_arrays
+from spyenvs.agents.heuristics import has_heuristic
+from spyenvs.agents.macros import make_macro
+from spyenvs.agents.policy import role_kinds
 from spyenvs.agents.prior import make_prior
 from spyenvs.agents.registry import make_policy
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.core import progress  # progress.progress_bar looked up per call (tests replace it)
 from spyenvs.experiments import config as config_mod
+from spyenvs.experiments import seed_ranges
 from spyenvs.experiments.config import TrainConfig, default_config_path
-from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pin_blas_threads, plot_learning_curve
+from spyenvs.experiments.evaluate import (
+    games_for,
+    heuristic_reference,
+    heuristic_seed,
+    load_average,
+    pin_blas_threads,
+    plot_learning_curve,
+    reference_levels,
+    vs_opponents,
+)
 from spyenvs.experiments.export import inference_policy, save_trained
 from spyenvs.experiments.league import SnapshotLeague
 from spyenvs.experiments.lean_sb3 import LeanAdam, LeanRolloutBuffer
 from spyenvs.experiments.nets import env_columns_for, policy_kwargs_for
 from spyenvs.experiments.report import final_table
+from spyenvs.experiments.seed_ranges import SeedRange
 from spyenvs.experiments.warm_start import (
     CloneRegulariser,
     behaviour_clone,
@@ -102,6 +123,9 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
     probe = make()
     if cfg.net.prior == "heuristic" and not has_heuristic(probe.env_id):
         raise ValueError(f"net.prior heuristic needs a game with a heuristic; {probe.env_id} has none")
+    macro = make_macro(cfg.macro)
+    if macro is not None:
+        macro.check_env(probe.env_id)
     scale = observation_scale(probe.layout) if cfg.scale_observations else None
     # the env writes only the entries the learner reads
     columns = env_columns_for(probe.env_id, probe, config_mod.to_dict(cfg.net))
@@ -118,8 +142,9 @@ def opponent_classes(cfg: TrainConfig) -> tuple[str, ...]:
 def row_options(cfg: TrainConfig) -> dict[str, Any]:
     """The env's options for the learner row's extra parts: the other seats'
     observations for the critic (``net.privileged_critic``) and the prior's scores
-    (``net.prior``)."""
-    return {"privileged": bool(cfg.net.privileged_critic), "prior": make_prior(cfg.net.prior, seed=cfg.seed + 29)}
+    (``net.prior``); and for the learner's decisions, the macro (``macro``)."""
+    return {"privileged": bool(cfg.net.privileged_critic), "prior": make_prior(cfg.net.prior, seed=cfg.seed + 29),
+            "macro": make_macro(cfg.macro)}
 
 
 # ---------------------------------------------------------------- run state
@@ -195,13 +220,20 @@ class Learner:
                 "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.state.train_seconds, 1)}}
         if self.cfg.net.prior != "none":  # package code the player binds, not weights
             meta["prior"] = {"kind": self.cfg.net.prior, "weight": float(self.cfg.net.prior_weight)}
+        if self.cfg.macro != "none":  # the player walks the macro's routes as the learner did
+            meta["macro"] = self.cfg.macro
         return meta
 
     def save_policy(self, path: str, name: str, half: bool = False) -> None:
         save_trained(path, self.model.policy, self.spec.scale, self.meta(name), dtype="float16" if half else "float32")
 
-    def current_policy(self, name: str = "learner"):
-        return inference_policy(self.model.policy, self.spec.scale, self.meta(name),
+    def current_policy(self, name: str = "learner", macro: bool = True):
+        """The numpy player of the network now; ``macro=False``: the bare network, which
+        chooses among whatever mask it is given (DAgger's student, on the macro's masks)."""
+        meta = self.meta(name)
+        if not macro:
+            meta.pop("macro", None)
+        return inference_policy(self.model.policy, self.spec.scale, meta,
                                 deterministic=self.cfg.eval.deterministic, name=name)
 
 
@@ -227,7 +259,8 @@ class WarmStart:
                                           gamma=cfg.ppo.gamma, max_decisions=cfg.max_decisions,
                                           progress=bar.update, opponent_classes=opponent_classes(cfg),
                                           student=student, privileged=bool(cfg.net.privileged_critic),
-                                          prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + seed_offset))
+                                          prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + seed_offset),
+                                          macro=make_macro(cfg.macro))
 
     def run(self, demos: dict, out: str) -> dict:
         """Clone the teacher into the fresh network (actor and critic; with a prior
@@ -237,7 +270,7 @@ class WarmStart:
         ws = self.cfg.warm_start
         self._clone(demos, ws.epochs, self.cfg.seed, f"cloned {ws.teacher}:")
         for r in range(int(ws.dagger_rounds)):
-            student = self.learner.current_policy("clone")
+            student = self.learner.current_policy("clone", macro=False)  # it chooses on the macro's masks
             student.deterministic = False  # the clone samples its moves, as PPO's rollouts will
             labelled = self.demonstrations(games=int(ws.dagger_games), seed_offset=1000 * (r + 1), student=student)
             demos = join_demonstrations([demos, labelled])
@@ -263,18 +296,24 @@ class WarmStart:
 
 
 # ---------------------------------------------------------------- evaluation
-def evaluate(cfg: TrainConfig, spec: GameSpec, game: Any, learner, games: int, seed: int) -> dict[str, dict]:
-    """``learner`` vs random and vs the heuristic, at least ``games`` games per role."""
-    result = {}
-    for opp in cfg.eval.opponents:
-        if opp == "heuristic" and not spec.has_heuristic:
-            continue
-        policy = RandomPolicy(seed) if opp == "random" else HeuristicPolicy(seed)
-        # every role gets at least `games` games, the candidate's seats rotating
-        n = games_for(spec.make(), games)
-        res = evaluate_vs(game, cfg.game, learner, policy, n, seed, cfg.max_decisions)
-        result[opp] = res["kinds"]
-    return result
+def evaluation_plan(cfg: TrainConfig, spec: GameSpec, games: int, seeds: SeedRange, offset: int = 0) -> dict:
+    """What an evaluation plays: ``games`` in all (at least ``games`` per role, the
+    candidate's seats rotating) from ``seed`` on, against ``opponent_seeds``
+    (``eval.opponents``, the heuristic only where the game has one, each seeded like
+    the games), ``max_decisions`` per game."""
+    n = games_for(spec.make(), games)
+    seed = seeds.first(n, offset)
+    opponents = {opp: seed for opp in cfg.eval.opponents if opp != "heuristic" or spec.has_heuristic}
+    return {"seed": seed, "games": n, "opponent_seeds": opponents, "max_decisions": cfg.max_decisions}
+
+
+def evaluate(cfg: TrainConfig, spec: GameSpec, game: Any, candidate, games: int, seeds: SeedRange,
+             offset: int = 0) -> dict[str, dict]:
+    """``candidate`` vs random and vs the heuristic, at least ``games`` games per role,
+    on games from ``seeds`` (:func:`evaluation_plan`)."""
+    plan = evaluation_plan(cfg, spec, games, seeds, offset)
+    return vs_opponents(game, cfg.game, candidate, plan["games"], plan["seed"], plan["max_decisions"],
+                        plan["opponent_seeds"])
 
 
 class SelfPlayRun:
@@ -306,7 +345,7 @@ class SelfPlayRun:
         t0 = time.monotonic()
         t = int(model.num_timesteps)
         vs = evaluate(self.cfg, self.spec, self.game, self.learner.current_policy(), self.cfg.eval.games,
-                      seed=10_000_000 + t)
+                      seed_ranges.PERIODIC_EVAL, offset=t)
         self.state.history.append({"timesteps": t, "vs": vs})
         for opp, kinds in vs.items():
             for kind, v in kinds.items():
@@ -373,9 +412,92 @@ class SelfPlayCallback(BaseCallback):
             # single-option learner decisions played by the env, not the network
             self.logger.record("selfplay/forced_per_learner_decision",
                                stats["forced_decisions"] / stats["learner_decisions"])
+            if run.cfg.macro != "none":  # env moves the macro's plans played per learner decision
+                self.logger.record("selfplay/macro_per_learner_decision",
+                                   stats["macro_decisions"] / stats["learner_decisions"])
 
     def _on_training_end(self) -> None:
         self.run.state.train_seconds += time.monotonic() - self._t0
+
+
+# ---------------------------------------------------------------- snapshot selection
+@dataclass
+class Candidate:
+    """One policy the run may ship: its weights as a float32 checkpoint and as the
+    float16 file that would ship (the one selection plays)."""
+
+    name: str  # "final" (the last weights) or the snapshot's file name without .pt
+    timesteps: int
+    checkpoint: str
+    shippable: str
+
+
+def selection_candidates(run: SelfPlayRun) -> list[Candidate]:
+    """The final weights (``final.pt``/``final.npz``, already written) and the league's
+    snapshots taken before them, newest first, ``selection.snapshots`` at most; each
+    snapshot's shippable float16 copy is written to ``selection/``."""
+    out, steps = run.out, int(run.learner.model.num_timesteps)
+    found = [Candidate("final", steps, os.path.join(out, "final.pt"), os.path.join(out, "final.npz"))]
+    earlier = []
+    for path in run.league.snapshots:
+        arrays, meta = read_checkpoint(path)
+        t = int(meta.get("info", {}).get("timesteps", -1))
+        if 0 <= t < steps:
+            earlier.append((t, path, arrays, meta))
+    earlier.sort(key=lambda e: -e[0])
+    for t, path, arrays, meta in earlier[: int(run.cfg.selection.snapshots) - 1]:
+        name = os.path.splitext(os.path.basename(path))[0]
+        shippable = os.path.join(out, "selection", f"{name}.npz")
+        save_arrays(shippable, arrays, meta, dtype="float16")  # as final.npz is written: float16
+        found.append(Candidate(name, t, path, shippable))
+    return found
+
+
+def selection_score(kinds: dict[str, dict]) -> float:
+    """A candidate's selection score: its mean win rate over role kinds (each kind
+    counts once, however many seats it has)."""
+    return float(np.mean([v["rate"] for v in kinds.values()]))
+
+
+def choose(scored: list[tuple[Candidate, float]]) -> Candidate:
+    """The best score; a tie goes to the later candidate (more training)."""
+    return max(scored, key=lambda cs: (cs[1], cs[0].timesteps))[0]
+
+
+def select_policy(run: SelfPlayRun) -> dict | None:
+    """Play each of :func:`selection_candidates` against the heuristic on the
+    :data:`~spyenvs.experiments.seed_ranges.SELECTION` games (the same games for
+    each), and make the best one ``final.pt``/``final.npz`` (the last weights then
+    move to ``last.pt``/``last.npz``). Returns what results.json records, or None
+    when there was nothing to compare (one candidate, or a game without a heuristic)."""
+    cfg, spec, out = run.cfg, run.spec, run.out
+    if not spec.has_heuristic:
+        return None
+    candidates = selection_candidates(run)
+    if len(candidates) < 2:
+        return None
+    t0 = time.monotonic()
+    n = games_for(spec.make(), int(cfg.selection.games))
+    seed = seed_ranges.SELECTION.first(n)
+    scored, rows = [], []
+    for c in candidates:
+        policy = TorchPolicy.load(c.shippable, deterministic=cfg.eval.deterministic)
+        kinds = vs_opponents(run.game, cfg.game, policy, n, seed, cfg.max_decisions, {"heuristic": seed})["heuristic"]
+        scored.append((c, selection_score(kinds)))
+        rows.append({"name": c.name, "timesteps": c.timesteps, "score": scored[-1][1], "kinds": kinds})
+    best = choose(scored)
+    if best.name != "final":
+        for ext in (".pt", ".npz"):
+            os.replace(os.path.join(out, f"final{ext}"), os.path.join(out, f"last{ext}"))
+        shutil.copyfile(best.checkpoint, os.path.join(out, "final.pt"))
+        shutil.copyfile(best.shippable, os.path.join(out, "final.npz"))
+    record = {"opponent": "heuristic", "games_per_role": int(cfg.selection.games), "games": n, "seed": seed,
+              "max_decisions": cfg.max_decisions, "chosen": best.name, "chosen_timesteps": best.timesteps,
+              "candidates": rows, "seconds": round(time.monotonic() - t0, 1)}
+    if not run.quiet:
+        print("selection vs heuristic: " + ", ".join(f"{r['name']} {r['score']:.1%}" for r in rows)
+              + f"; ships {best.name}", file=sys.stderr)
+    return record
 
 
 # ---------------------------------------------------------------- building
@@ -465,8 +587,10 @@ def learn(run: SelfPlayRun, resume: bool) -> None:
 
 
 def finish(run: SelfPlayRun, warm: WarmStart) -> dict:
-    """The last evaluation, the final checkpoints, the final evaluation of the shipped
-    file, and the run's results files; returns the results dict."""
+    """The last evaluation, the final checkpoints, the choice among the last
+    snapshots (:func:`select_policy`), the final evaluation of the shipped file with
+    the heuristic's own scores beside it, and the run's results files; returns the
+    results dict."""
     cfg, out, spec, state, learner = run.cfg, run.out, run.spec, run.state, run.learner
     model, venv = learner.model, run.venv
     if cfg.eval.games > 0 and (not state.history or state.history[-1]["timesteps"] != int(model.num_timesteps)):
@@ -475,13 +599,22 @@ def finish(run: SelfPlayRun, warm: WarmStart) -> dict:
     # the shippable copy: numpy-only, float16 (python -m spyenvs.experiments.leaderboard --ship RUN);
     # the final evaluation plays this very file, so its figures are the shipped policy's
     learner.save_policy(os.path.join(out, "final.npz"), f"{spec.env_id}_final", half=True)
-    # final evaluation (final_games 0 skips it: the training benchmark times training alone)
+    for ext in (".pt", ".npz"):  # a resumed run's earlier choice: these weights are not the last any more
+        if os.path.isfile(os.path.join(out, f"last{ext}")):
+            os.remove(os.path.join(out, f"last{ext}"))
     t0 = time.monotonic()
+    selection = select_policy(run) if cfg.selection.enabled else None
+    # final evaluation (final_games 0 skips it: the training benchmark times training alone)
+    final, reference, evaluation = {}, None, None
     if cfg.eval.final_games > 0:
         shipped = TorchPolicy.load(os.path.join(out, "final.npz"), deterministic=cfg.eval.deterministic)
-        final = evaluate(cfg, spec, run.game, shipped, cfg.eval.final_games, seed=999_000_000)
-    else:
-        final = {}
+        plan = evaluation_plan(cfg, spec, cfg.eval.final_games, seed_ranges.FINAL_EVAL)
+        args = (plan["games"], plan["seed"], plan["max_decisions"], plan["opponent_seeds"])
+        final = vs_opponents(run.game, cfg.game, shipped, *args)
+        evaluation = dict(plan, deterministic=bool(cfg.eval.deterministic))
+        if spec.has_heuristic:  # the level the shipped figures are read against
+            reference = heuristic_reference(run.game, cfg.game, *args)
+            evaluation["heuristic_seed"] = heuristic_seed(plan["opponent_seeds"])
     final_seconds = time.monotonic() - t0
     steps = int(model.num_timesteps)
     results = {"env_id": spec.env_id, "config": spec.make().config, "num_players": spec.num_players,
@@ -492,16 +625,24 @@ def finish(run: SelfPlayRun, warm: WarmStart) -> dict:
                "env_stats": dict(getattr(venv, "stats", {})), "warm_start": warm.stats,
                "load": load_average(),
                "random_retired": run.league.random_retired}
+    if evaluation is not None:
+        results["evaluation"] = evaluation
+    if reference is not None:
+        results["heuristic_vs"] = reference
+    if selection is not None:
+        results["selection"] = selection
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     with open(os.path.join(out, "history.json"), "w") as f:
         json.dump(state.history, f, indent=1)
     if state.history:  # a run without evaluations (eval.games=0) has no curve to draw
-        plot_learning_curve(state.history, os.path.join(out, "learning_curve.png"), f"{spec.env_id} self-play")
+        plot_learning_curve(state.history, os.path.join(out, "learning_curve.png"), f"{spec.env_id} self-play",
+                            levels=reference_levels(reference))
+    ships = "" if selection is None else f"; ships {selection['chosen']} ({selection['chosen_timesteps']} steps)"
     text = final_table(
         f"{spec.env_id}: {steps} steps in {state.train_seconds:.0f}s of training "
-        f"({results['steps_per_second']} steps/s); final evaluation ({cfg.eval.final_games} games per opponent)",
-        spec.kinds, final)
+        f"({results['steps_per_second']} steps/s){ships}; final evaluation ({cfg.eval.final_games} games per opponent)",
+        spec.kinds, final, reference)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(text + "\n")
     print(text)

@@ -14,7 +14,11 @@ Observations are recorded as the training env sees them (scaled, with the role-k
 one-hot, and the opponent's class, the other seats' observations and the prior's
 columns where the run has them), through the same :func:`encode` the vectorised env uses.
 A policy over a prior (``net.prior``) already plays the teacher: the trainer then
-clones the critic alone (``behaviour_clone(..., actor=False)``).
+clones the critic alone (``behaviour_clone(..., actor=False)``). With a macro
+(``macro``, :mod:`spyenvs.agents.macros`) the recorded seats play as the learner will:
+the macro's plan moves are played and not recorded, and at the macro's decisions the
+label is the teacher's choice in the macro's terms (for the Specter Ops destination,
+where the teacher's own walk would end the turn), recorded with the macro's mask.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
                            progress: Callable[[int], None] | None = None,
                            opponent_classes: tuple[str, ...] = (),
                            columns: np.ndarray | None = None, student=None, privileged: bool = False,
-                           prior=None) -> dict[str, np.ndarray]:
+                           prior=None, macro=None) -> dict[str, np.ndarray]:
     """Teacher decisions with more than one legal action in ``learner_kinds`` seats.
 
     Even games put the teacher in every seat; odd games put it in one learner seat
@@ -56,7 +60,9 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
     only these observation entries, scaled by their part of ``scale``, as the env
     writes them. ``privileged`` and ``prior`` add the other seats' observations and
     the prior's columns, as the env does (its ``row_layout``): the prior is bound to
-    each recorded seat per game and scores its decisions with a choice."""
+    each recorded seat per game and scores its decisions with a choice. ``macro``: the
+    recorded seats decide through it (module docstring); a DAgger student then
+    chooses on the macro's masks (pass the bare network, not a player of the macro)."""
     if columns is not None and scale is not None:
         scale = (scale[0][columns], scale[1][columns])
     g = make_game()
@@ -84,13 +90,24 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
             against = opponent_class_bits(["random"], opponent_classes)
         students = {p: student.bind(g, p) for p in recorded} if student is not None else {}
         priors = {p: prior.bind(g, p) for p in recorded} if prior is not None else {}
+        macros = {p: macro.bind(g, p) for p in recorded} if macro is not None else {}
         start = len(actions)
         n = 0
         while not g.is_over and n < max_decisions:
             p = g.current_player
             mask = g.legal_mask()
             obs = g.observe(p)
-            a = int(players[p].act(obs, mask))  # the teacher's choice: the label
+            player = macros.get(p)
+            if player is not None:
+                auto = player.auto_action(obs, mask)
+                if auto is not None:  # a move of the macro's plan: the learner never decides it
+                    g.step(int(auto))
+                    n += 1
+                    continue
+                env_mask, mask = mask, player.decision_mask(obs, mask)
+                a = int(player.teacher_choice(players[p], obs, env_mask))  # the label, in the macro's terms
+            else:
+                a = int(players[p].act(obs, mask))  # the teacher's choice: the label
             if p in recorded and np.count_nonzero(mask) > 1:
                 kind = kinds.index(role_kind(g.roles[p]))
                 row = encode(obs if columns is None else obs[columns], kind, len(kinds), scale)
@@ -103,7 +120,8 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
                 mask_rows.append(mask.astype(bool))
                 actions.append(a)
                 owners.append(p)
-            g.step(int(students[p].act(obs, mask)) if p in students else a)
+            played = int(students[p].act(obs, mask)) if p in students else a
+            g.step(player.env_action(played) if player is not None else played)
             n += 1
         outcome = g.outcome() if g.is_over else [0.0] * g.num_players
         # discounted by how many of its own decisions the seat still had to make

@@ -7,10 +7,12 @@ opponents play the same games. Run from the repository root:
 
     python scripts/replay_shipped_evaluations.py [ENV ...]
 
-It plays the evaluation as ``spyenvs train`` did at the end of the shipped run (seed
-999,000,000, random and heuristic opponents seeded alike, the config's
-``max_decisions`` and ``eval.deterministic``) and prints each role's rate then and
-now; it exits 1 when any figure differs.
+It plays the evaluation the file records (``evaluation``: seed, games, opponents'
+seeds, ``max_decisions``), or for a file shipped before that was recorded, the one
+``spyenvs train`` played at the end of the shipped run (seed 999,000,000, random and
+heuristic opponents seeded alike, the config's ``max_decisions``;
+:func:`spyenvs.experiments.leaderboard.trainer_evaluation_plan`), and prints each
+role's rate then and now; it exits 1 when any figure differs.
 """
 
 from __future__ import annotations
@@ -20,28 +22,24 @@ import os
 import sys
 import time
 
-from spyenvs.agents import HeuristicPolicy, RandomPolicy, TorchPolicy
-from spyenvs.experiments.config import TrainConfig, default_config_path, load
-from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pin_blas_threads
-from spyenvs.registry import make_game
+from spyenvs.agents import TorchPolicy
+from spyenvs.experiments.evaluate import load_average, pin_blas_threads, vs_opponents
+from spyenvs.experiments.leaderboard import trainer_evaluation_plan
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
-#: the seed of the training run's final evaluation (both opponents and the games)
-FINAL_EVAL_SEED = 999_000_000
 
 
 def replay(env_id: str) -> bool:
     with open(os.path.join(PRETRAINED, f"{env_id}.json")) as f:
         shipped = json.load(f)
-    train_config = load(TrainConfig, default_config_path(env_id), env_id)
-    max_decisions = train_config.max_decisions
-    policy = TorchPolicy.load(os.path.join(PRETRAINED, f"{env_id}.npz"), deterministic=train_config.eval.deterministic)
-    games = games_for(make_game(env_id, **shipped["config"]), shipped["games_per_role"])
+    plan = trainer_evaluation_plan(shipped)
+    policy = TorchPolicy.load(os.path.join(PRETRAINED, f"{env_id}.npz"), deterministic=plan["deterministic"])
     same = True
     t0 = time.monotonic()
-    for name, opponent in (("random", RandomPolicy(FINAL_EVAL_SEED)), ("heuristic", HeuristicPolicy(FINAL_EVAL_SEED))):
-        now = evaluate_vs(env_id, shipped["config"], policy, opponent, games, FINAL_EVAL_SEED, max_decisions)["kinds"]
+    now_vs = vs_opponents(env_id, shipped["config"], policy, plan["games"], plan["seed"], plan["max_decisions"],
+                          plan["opponent_seeds"])
+    for name, now in now_vs.items():
         for kind, then in shipped["vs"][name].items():
             rate = now[kind]["rate"]
             mark = "same" if abs(rate - then["rate"]) < 1e-12 else "DIFFERS"

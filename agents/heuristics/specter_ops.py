@@ -17,7 +17,9 @@ second agent must escape too; sightings also draw attacks). All three fears halv
 for every turn she starts without progress, so circling hunters cannot make her wait
 to round 40. She completes at the start of her next turn, answers interrupts
 (Ambush, Velocity Blade, Pre-Cognition) with yes and plays no other equipment; the 5p
-traitor card goes to a random hunter.
+traitor card goes to a random hunter. Her walking costs and turn decoding
+(``walk_costs``, ``turn_steps``, ``walking_graph``) also serve the destination macro's
+route planner (:mod:`spyenvs.agents.macros.specter_ops`).
 
 Hunters (Gun, then Beast, Prophet, Puppet as available) hunt by the belief plane.
 The belief is weighted by a goal prior (cells closer to what she still needs, the
@@ -329,9 +331,8 @@ class AgentHeuristic(_Base):
             if rate is not None:
                 rate.update((a, -float(plain[a]) - 0.5 * (seen[a] > 0.5)) for a in steps)
             return min(steps, key=lambda a: (plain[a], seen[a] > 0.5))
-        private = obs[self._private]
-        max_steps = int(round(float(private[18]) * 6))
-        left = max_steps - int(round(float(private[17]) * 6))
+        taken, max_steps = turn_steps(obs[self._private])
+        left = max_steps - taken
         fear = 1.0
         if self.plan_turn:
             stalled = self._stalled
@@ -346,11 +347,7 @@ class AgentHeuristic(_Base):
         # Every sighting a loyal hunter reports may expose the 5p traitor (and the second
         # agent then has to escape too), and sightings draw attacks: walk around the
         # hunters' sight and keep off their neighbourhood, at the price of longer paths.
-        cost = 1.0 + fear * self.sight_cost * (b[P_VISION] > 0.5)
-        hunters = np.flatnonzero(b[P_H0:P_H3 + 1].sum(axis=0) > 0.5).tolist()
-        near = fear * self.near_cost
-        for h in hunters:
-            cost[_RING2[h]] += near  # each ring's cells are distinct: one add per cell and hunter
+        cost, hunters = walk_costs(b, fear * self.sight_cost, fear * self.near_cost)
         m = self._map
         # only the cells this turn can reach are read: settle the search that far
         reach = m.ball(here, max(left, 1))
@@ -406,6 +403,34 @@ class AgentHeuristic(_Base):
                         t = threats[("w", h)] = T.sight[T.map.cells_of(T.map.WALK[4][h])].max(axis=0)
                     out += t
         return out
+
+
+def turn_steps(private: np.ndarray) -> tuple[int, int]:
+    """(steps taken, steps allowed) of her turn, from her ``private`` block."""
+    return int(round(float(private[17]) * 6)), int(round(float(private[18]) * 6))
+
+
+def hunter_cells(b: np.ndarray) -> list[int]:
+    """The cells of the hunter figures on the board (riders are in the vehicle)."""
+    return np.flatnonzero(b[P_H0:P_H3 + 1].sum(axis=0) > 0.5).tolist()
+
+
+def walk_costs(b: np.ndarray, sight_cost: float, near_cost: float) -> tuple[np.ndarray, list[int]]:
+    """(cost of entering each cell on her walk, hunter figure cells): 1 a step, plus
+    ``sight_cost`` where some hunter sees now and ``near_cost`` per hunter within 2.
+    Her walks are planned with these costs (the heuristic's turn, the destination
+    macro's route)."""
+    cost = 1.0 + sight_cost * (b[P_VISION] > 0.5)
+    hunters = hunter_cells(b)
+    for h in hunters:
+        cost[_RING2[h]] += near_cost  # each ring's cells are distinct: one add per cell and hunter
+    return cost, hunters
+
+
+def walking_graph(b: np.ndarray) -> list[list[int]]:
+    """Per cell, its king-step neighbours over free cells (from the structure plane;
+    built once per process)."""
+    return _map_of(b[P_STRUCT]).neigh
 
 
 def _route_table(m: _Map, escapes: tuple, objectives: tuple, need: int) -> tuple[np.ndarray, list]:

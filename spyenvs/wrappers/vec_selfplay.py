@@ -39,6 +39,16 @@ asked in one batch per scorer for every game waiting on the learner; forced lear
 decisions, played here, are not scored. The terminal observation's prior columns
 are zeros (only the critic reads a terminal row).
 
+``macro`` (an object passed in, e.g. :mod:`spyenvs.agents.macros`; this package knows
+no game) lets one learner decision stand for several of the env's: ``macro.bind(game,
+seat)`` gives a player per learner seat and episode (None: that seat's decisions stay
+the env's). Before each of that seat's decisions its ``auto_action(observation, mask)``
+may play a move of its plan here (counted in ``stats["macro_decisions"]``; the reward
+reaches the next learner transition, as for opponent moves); otherwise the learner
+chooses from ``decision_mask(observation, mask)`` (its ``action_masks``) and the game
+receives ``env_action(choice)``. A single-option macro decision is auto-played like any
+forced one.
+
 Every game has its own random stream (seat rotation, game seeds, opponent draws):
 SB3's ``seed(s)`` gives game ``i`` the seed ``s + i`` at the next reset, exactly as a
 ``SelfPlayEnv`` reset with that seed, so both produce the same episodes against the
@@ -76,7 +86,7 @@ class _Slot:
     """One game of the vector and its episode bookkeeping."""
 
     __slots__ = ("game", "rng", "next_seat", "seat", "group", "bound", "names", "decisions", "learner_steps",
-                 "kind_index", "started", "opponent_bits", "prior")
+                 "kind_index", "started", "opponent_bits", "prior", "macro", "choosing")
 
     def __init__(self, game):
         self.game = game
@@ -91,6 +101,8 @@ class _Slot:
         self.kind_index = 0
         self.opponent_bits: np.ndarray | None = None
         self.prior: dict[int, Any] = {}  # the learner's seats -> their bound prior scorers
+        self.macro: dict[int, Any] = {}  # the learner's seats -> their macro players (where bound)
+        self.choosing: Any = None  # the macro player whose decision the learner takes now
         self.started = 0.0
 
 
@@ -100,7 +112,8 @@ class VecSelfPlayEnv(VecEnv):
     ``game`` is an env id or a Game class, ``config`` its options; ``opponents`` a list
     of policies or ``(policy, weight)`` / ``(policy, weight, name)`` entries following
     :mod:`spyenvs.agents.policy`'s protocol (``bind``, ``act_batch``). ``privileged``
-    and ``prior`` add the critic's and the prior's columns (module docstring).
+    and ``prior`` add the critic's and the prior's columns, ``macro`` lets one learner
+    decision stand for several (module docstring).
     """
 
     def __init__(
@@ -120,9 +133,13 @@ class VecSelfPlayEnv(VecEnv):
         learner_teams: bool = False,
         privileged: bool = False,
         prior: Any = None,
+        macro: Any = None,
     ):
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if prior is not None and macro is not None:
+            raise ValueError("prior and macro do not combine: the prior scores the env's decisions, "
+                             "the learner takes the macro's")
         config = dict(config or {})
         if isinstance(game, str):
             games = [make_game(game, **config) for _ in range(int(num_envs))]
@@ -181,6 +198,7 @@ class VecSelfPlayEnv(VecEnv):
         self.privileged_dims = self.privileged_seats * self.obs_size
         self.prior = prior
         self.prior_dims = g.num_actions if prior is not None else 0
+        self.macro = macro
         if self.privileged_dims:
             low = np.concatenate([low, np.tile(obs_low, self.privileged_seats)])
             high = np.concatenate([high, np.tile(obs_high, self.privileged_seats)])
@@ -203,7 +221,7 @@ class VecSelfPlayEnv(VecEnv):
         self._terminal_row = np.zeros((1, width), np.float32)
         self._actions: np.ndarray | None = None
         self.stats = {"learner_decisions": 0, "forced_decisions": 0, "opponent_decisions": 0,
-                      "opponent_calls": 0, "episodes": 0, "truncated": 0}
+                      "opponent_calls": 0, "episodes": 0, "truncated": 0, "macro_decisions": 0}
 
     # ----------------------------------------------------------------- pool
     def set_opponents(self, entries: Sequence[Any]) -> None:
@@ -288,6 +306,10 @@ class VecSelfPlayEnv(VecEnv):
             slot.opponent_bits = opponent_class_bits(opponents, self.opponent_classes)
         if self.prior is not None:
             slot.prior = {s: self._bind_prior(slot, s) for s in slot.group}
+        if self.macro is not None:
+            players = {s: self.macro.bind(g, s) for s in slot.group}
+            slot.macro = {s: m for s, m in players.items() if m is not None}
+        slot.choosing = None
         slot.started = time.monotonic()
 
     def _put_obs(self, out: np.ndarray, obs: np.ndarray) -> None:
@@ -299,11 +321,12 @@ class VecSelfPlayEnv(VecEnv):
         else:
             np.multiply(obs - self.scale[0], self.scale[1], out=out)
 
-    def _write_obs(self, buf: np.ndarray, i: int, slot: _Slot) -> np.ndarray:
+    def _write_obs(self, buf: np.ndarray, i: int, slot: _Slot, raw: np.ndarray | None = None) -> np.ndarray:
         """The learner's row (all but the prior's columns) into ``buf[i]``; returns the
-        raw observation."""
+        raw observation (``raw``: the seat's observation, when already made)."""
         row = buf[i]
-        raw = slot.game.observe(slot.seat)
+        if raw is None:
+            raw = slot.game.observe(slot.seat)
         self._put_obs(row[: self.obs_size], raw)
         at = self.obs_size
         if self.role_dims:
@@ -355,13 +378,26 @@ class VecSelfPlayEnv(VecEnv):
                     if p == slot.seat or p in slot.group:
                         slot.seat = p
                         mask = g.legal_mask()
+                        raw = None
+                        player = slot.macro.get(p) if slot.macro else None
+                        if player is not None:
+                            raw = g.observe(p)
+                            a = player.auto_action(raw, mask)
+                            if a is not None:  # a move of the macro's plan
+                                g.step(int(a))
+                                slot.decisions += 1
+                                stats["macro_decisions"] += 1
+                                continue
+                            mask = player.decision_mask(raw, mask)
                         if self.auto_play_forced and np.count_nonzero(mask) == 1:
-                            g.step(int(mask.argmax()))
+                            a = int(mask.argmax())
+                            g.step(player.env_action(a) if player is not None else a)
                             slot.decisions += 1
                             stats["forced_decisions"] += 1
                             continue
+                        slot.choosing = player
                         self._masks[i] = mask
-                        raw = self._write_obs(buf, i, slot)
+                        raw = self._write_obs(buf, i, slot, raw)
                         if self.prior is not None:
                             pending.append((i, raw))
                         break
@@ -450,7 +486,10 @@ class VecSelfPlayEnv(VecEnv):
         dones = np.zeros(self.num_envs, bool)
         infos: list[dict] = [{} for _ in range(self.num_envs)]
         for slot, a in zip(self.slots, actions):
-            slot.game.step(int(a))
+            a = int(a)
+            if slot.choosing is not None:  # the learner chose on the macro's mask
+                a = slot.choosing.env_action(a)
+            slot.game.step(a)
             slot.decisions += 1
             slot.learner_steps += 1
         self.stats["learner_decisions"] += self.num_envs

@@ -49,7 +49,7 @@ def test_train_command_runs_and_prints_win_rates(tmp_path, capsys):
     assert main(["train", GAME, "--out", str(tmp_path), "--timesteps", "256", "--quiet",
                  "--opt", "ppo.n_steps=128", "--opt", "ppo.batch_size=64",
                  "--opt", "eval.every=100000", "--opt", "eval.games=4", "--opt", "eval.final_games=8",
-                 "--opt", "league.snapshot_every=128",
+                 "--opt", "league.snapshot_every=128", "--opt", "selection.games=2",
                  # a short clone: the default config clones 3,000 games, a minute here
                  "--opt", "warm_start.games=40"]) == 0
     out = capsys.readouterr().out

@@ -193,7 +193,8 @@ def test_specter_ops_hunters_train_as_a_team(tmp_path):
     hundred steps of Specter Ops train end to end (with the privileged critic too)."""
     opts = {"game.num_players": 3, "learner_teams": True, "net.privileged_critic": True, "total_timesteps": 256,
             "n_envs": 2, "ppo.n_steps": 64, "ppo.batch_size": 64, "ppo.n_epochs": 1, "net.hidden": [16],
-            "league.heuristic_weight": 0.0, "league.snapshot_every": 128, "eval.games": 0, "eval.final_games": 0}
+            "league.heuristic_weight": 0.0, "league.snapshot_every": 128, "eval.games": 0, "eval.final_games": 0,
+            "selection.snapshots": 1}
     cfg = load_config(None, "specter_ops_v0", opts)
     venv = make_vec_env(cfg, describe_game(cfg), cfg.env_id, SnapshotLeague(cfg.league, 0, False))
     assert (1, 2) in venv.learner_groups and (0,) in venv.learner_groups
@@ -214,7 +215,7 @@ def test_a_run_with_prior_and_privileged_critic_warm_starts_the_critic_alone(tmp
             "total_timesteps": 256, "n_envs": 2,
             "ppo.n_steps": 64, "ppo.batch_size": 64, "ppo.n_epochs": 1, "net.hidden": [16], "net.play_hidden": 8,
             "warm_start.games": 4, "warm_start.epochs": 1, "league.snapshot_every": 128, "eval.games": 0,
-            "eval.final_games": 4}
+            "eval.final_games": 4, "selection.games": 2}
     cfg = load_config(None, "unrest_v0", opts)
     res = train(cfg, str(tmp_path), quiet=True)
     assert res["warm_start"]["critic_only"] and res["warm_start"]["agreement"] > 0.5

@@ -1,0 +1,159 @@
+"""The shipped records and what is made from them: the heuristic's own scores beside
+each policy's (recorded by --ship, or backfilled for an older file), the results
+table with those columns, and the learning-curve pictures. Every test works on temp
+copies; the games are Unrest's, a few of them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+pytest.importorskip("matplotlib")
+pytest.importorskip("yaml")
+
+from spyenvs.experiments import leaderboard  # noqa: E402
+from spyenvs.experiments.evaluate import heuristic_reference  # noqa: E402
+
+SHIPPED = leaderboard.PRETRAINED
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _copy(folder, env_id: str, **changes) -> dict:
+    with open(os.path.join(SHIPPED, f"{env_id}.json")) as f:
+        rec = json.load(f)
+    for key in ("heuristic_vs", "evaluation", "selection", "history"):
+        rec.pop(key, None)  # as shipped before these were recorded
+    rec.update(changes)
+    leaderboard.write_record(rec, str(folder))
+    return rec
+
+
+def _pages(tmp_path):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    pages = {}
+    for name, markers in (("README.md", ["pretrained"]), ("results.md", ["pretrained", "curves", "leaderboard", "search"]),
+                          ("benchmarking.md", ["ladder"])):
+        body = "".join(f"<!-- results: {m} -->\nold\n<!-- /results: {m} -->\n" for m in markers)
+        (tmp_path / name).write_text(f"# {name}\n{body}end\n")
+        pages[name] = tmp_path / name
+    return pages
+
+
+# ------------------------------------------------------------------ backfill
+def test_backfill_plays_the_heuristic_on_the_games_of_the_shipped_evaluation(tmp_path):
+    # a copy that says it was measured on 2 games per role: Unrest's 2 roles make 4 games
+    _copy(tmp_path, "unrest_v0", games_per_role=2)
+    rec = leaderboard.backfill_heuristic("unrest_v0", folder=str(tmp_path))
+    plan = rec["evaluation"]
+    assert plan["seed"] == 999_000_000 and plan["opponent_seeds"] == {"random": 999_000_000, "heuristic": 999_000_000}
+    assert plan["games"] == 4 and plan["max_decisions"] == 200  # configs/unrest.yaml's cap
+    assert plan["heuristic_seed"] == 999_000_001 and "not recorded when shipped" in plan["source"]
+    for opp in ("random", "heuristic"):
+        assert {k: v["games"] for k, v in rec["heuristic_vs"][opp].items()} == {"rebel": 2, "empire": 2}
+    assert rec["heuristic_vs"] == heuristic_reference("unrest_v0", rec["config"], 4, 999_000_000, 200,
+                                                      plan["opponent_seeds"])
+    on_disk = json.loads((tmp_path / "unrest_v0.json").read_text())
+    assert on_disk["heuristic_vs"] == rec["heuristic_vs"] and on_disk["vs"] == rec["vs"]  # the rest as it was
+
+
+def test_backfill_follows_a_recorded_plan(tmp_path):
+    plan = {"seed": 2026, "games": 2, "opponent_seeds": {"random": 2026, "heuristic": 2027}, "max_decisions": 5000,
+            "deterministic": True}
+    _copy(tmp_path, "unrest_v0", evaluation=plan)
+    rec = leaderboard.backfill_heuristic("unrest_v0", folder=str(tmp_path))
+    assert rec["evaluation"] == dict(plan, heuristic_seed=2028)
+    assert rec["heuristic_vs"] == heuristic_reference("unrest_v0", rec["config"], 2, 2026, 5000,
+                                                      plan["opponent_seeds"])
+
+
+# ------------------------------------------------------------------ ship
+def _run_dir(tmp_path, **results) -> str:
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copyfile(os.path.join(SHIPPED, "unrest_v0.npz"), run / "final.npz")
+    with open(os.path.join(SHIPPED, "unrest_v0.json")) as f:
+        rec = json.load(f)
+    base = {"env_id": "unrest_v0", "config": rec["config"], "num_players": 2, "vs": rec["vs"], "load": "1.00",
+            **rec["training"]}
+    (run / "results.json").write_text(json.dumps(dict(base, **results)))
+    history = [{"timesteps": 100, "vs": rec["vs"]}]
+    (run / "history.json").write_text(json.dumps(history))
+    return str(run)
+
+
+def test_ship_keeps_the_heuristic_scores_plan_selection_and_history_of_the_run(tmp_path, monkeypatch):
+    monkeypatch.setattr(leaderboard, "PRETRAINED", str(tmp_path / "pretrained"))
+    extra = {"heuristic_vs": {"random": {}, "heuristic": {}}, "evaluation": {"seed": 999_000_000},
+             "selection": {"chosen": "snap_000000050", "chosen_timesteps": 50, "candidates": []}}
+    rec = leaderboard.ship(_run_dir(tmp_path, **extra), games=200)
+    assert {k: rec[k] for k in extra} == extra and rec["history"][0]["timesteps"] == 100
+    assert json.loads((tmp_path / "pretrained" / "unrest_v0.json").read_text()) == rec
+
+
+def test_ship_measuring_again_measures_the_heuristic_on_the_same_games(tmp_path, monkeypatch):
+    monkeypatch.setattr(leaderboard, "PRETRAINED", str(tmp_path / "pretrained"))
+    rec = leaderboard.ship(_run_dir(tmp_path), games=2, reevaluate=True)
+    plan = rec["evaluation"]
+    assert plan["seed"] == 2026 and plan["opponent_seeds"] == {"random": 2026, "heuristic": 2027} and plan["games"] == 4
+    assert rec["heuristic_vs"] == heuristic_reference("unrest_v0", rec["config"], 4, 2026, 5000,
+                                                      plan["opponent_seeds"])
+    assert rec["vs"]["heuristic"]["rebel"]["games"] == rec["heuristic_vs"]["heuristic"]["rebel"]["games"] == 2
+
+
+# ------------------------------------------------------------------ tables and pictures
+def _reference(rate: float) -> dict:
+    return {"score": rate * 200, "games": 200, "rate": rate, "low": rate - 0.05, "high": rate + 0.05}
+
+
+def test_the_results_table_shows_the_heuristic_beside_each_score_and_a_dash_without(tmp_path):
+    _copy(tmp_path, "unrest_v0", heuristic_vs={"random": {"rebel": _reference(0.77), "empire": _reference(0.9)},
+                                               "heuristic": {"rebel": _reference(0.538), "empire": _reference(0.455)}})
+    _copy(tmp_path, "the_agents_v0")
+    rows = {tuple(c.strip() for c in line.split("|")[1:3]): line.split("|")[1:-1]
+            for line in leaderboard.results_table(str(tmp_path)).splitlines()[2:]}
+    header = [c.strip() for c in leaderboard.results_table(str(tmp_path)).splitlines()[0].split("|")[1:-1]]
+    assert header[2:4] == ["vs random [95% CI]", "heuristic vs random"]
+    assert header[6:8] == ["vs heuristic [95% CI]", "heuristic vs heuristic"]
+    rebel = [c.strip() for c in rows[("unrest_v0 (2p)", "rebel")]]
+    assert rebel[3] == "77.0% [72.0%, 82.0%]" and rebel[7] == "53.8% [48.8%, 58.8%]"
+    player = [c.strip() for c in rows[("the_agents_v0 (2p)", "player")]]
+    assert player[3] == "-" and player[7] == "-" and player[2].startswith("96.0%")
+
+
+def test_the_table_says_when_an_earlier_snapshot_ships(tmp_path):
+    _copy(tmp_path, "the_agents_v0", selection={"chosen": "snap_000950000", "chosen_timesteps": 950_000})
+    assert "| 1,003,520 (ships the snapshot at 950,000) |" in leaderboard.results_table(str(tmp_path))
+    _copy(tmp_path, "the_agents_v0", selection={"chosen": "final", "chosen_timesteps": 1_003_520})
+    assert "| 1,003,520 |" in leaderboard.results_table(str(tmp_path))
+
+
+def test_tables_draw_each_shipped_curve_against_the_heuristic_with_its_level(tmp_path, monkeypatch):
+    records, img = tmp_path / "records", tmp_path / "docs" / "img"
+    records.mkdir()
+    history = [{"timesteps": t, "vs": {"random": {"player": _reference(0.9)}, "heuristic": {"player": _reference(r)}}}
+               for t, r in ((100, 0.3), (200, 0.45))]
+    _copy(records, "the_agents_v0", history=history,
+          heuristic_vs={"random": {"player": _reference(0.965)}, "heuristic": {"player": _reference(0.516)}})
+    _copy(records, "spy_games_v0", history=history)  # a curve but no heuristic level: no line
+    _copy(records, "unrest_v0")  # no history: no picture
+    drawn = []
+    real_plot = leaderboard.plot_learning_curve
+    monkeypatch.setattr(leaderboard, "plot_learning_curve",
+                        lambda *a, **k: (drawn.append((a[1], k)), real_plot(*a, **k)))
+    pages = _pages(tmp_path / "docs")
+    leaderboard.write_tables(str(pages["README.md"]), str(pages["results.md"]), str(pages["benchmarking.md"]),
+                             folder=str(records), img=str(img))
+    by_path = {os.path.basename(p): k for p, k in drawn}
+    agents = by_path["learning_curve_the_agents_v0.png"]
+    assert agents["opponents"] == ("heuristic",) and agents["levels"] == {("heuristic", "player"): 0.516}
+    assert by_path["learning_curve_spy_games_v0.png"]["levels"] == {}
+    assert sorted(os.listdir(img)) == ["learning_curve_spy_games_v0.png", "learning_curve_the_agents_v0.png"]
+    assert (img / "learning_curve_the_agents_v0.png").read_bytes()[:8] == PNG
+    text = pages["results.md"].read_text()
+    assert "![the_agents_v0 learning curve](img/learning_curve_the_agents_v0.png)" in text
+    assert "**spy_games_v0** (no heuristic level recorded: no line)" in text
+    assert "**unrest_v0**: no training history in the shipped file" in text
+    assert "| heuristic vs heuristic |" in pages["README.md"].read_text() and "old" not in text
