@@ -88,6 +88,28 @@ def _met(value: dict | None, goal) -> str:
     return "yes" if ok else "no"
 
 
+#: issue 22's bar: beat the heuristic's own score against the heuristic by this much...
+BEAT_HEURISTIC_BY = 0.05
+#: ...and stay within this much of its own score against random
+NEAR_HEURISTIC_VS_RANDOM = 0.01
+
+
+def beats_heuristic(vs: dict, heuristic_vs: dict | None, kind: str) -> str:
+    """Whether a role meets the bar set against the heuristic's own scores in the
+    same seats and games (at least its score vs heuristic + 5 points, and vs random -
+    1 point), and by how many points it misses where it does not; "-" without them."""
+    gaps = []
+    for opp, margin in (("heuristic", BEAT_HEURISTIC_BY), ("random", -NEAR_HEURISTIC_VS_RANDOM)):
+        v = vs.get(opp, {}).get(kind)
+        h = (heuristic_vs or {}).get(opp, {}).get(kind)
+        if v is None or h is None:
+            return "-"
+        gap = v["rate"] - (h["rate"] + margin)
+        if gap < 0:
+            gaps.append(f"{gap * 100:+.1f} pts vs {opp}")
+    return "yes" if not gaps else "no (" + ", ".join(gaps) + ")"
+
+
 def _goal_text(goal) -> str:
     rate, low = goal
     return f">= {rate:.1%}" + (f", low > {low:.0%}" if low is not None else "")
@@ -185,6 +207,7 @@ def backfill_heuristic(env_id: str, folder: str | None = None, progress=None) ->
     record["heuristic_vs"] = heuristic_reference(env_id, record["config"], plan["games"], plan["seed"],
                                                  plan["max_decisions"], plan["opponent_seeds"])
     plan["heuristic_seed"] = heuristic_seed(plan["opponent_seeds"])
+    plan["heuristic_load"] = load_average()
     record["evaluation"] = plan
     write_record(record, folder)
     return record
@@ -318,8 +341,8 @@ def results_table(folder: str | None = None) -> str:
     opponents, on the same games ("-" where the record has none), with the goal and
     whether it is met, from ``agents/pretrained/*.json``."""
     lines = ["| env | role | vs random [95% CI] | heuristic vs random | goal | met | vs heuristic [95% CI] "
-             "| heuristic vs heuristic | goal | met | training steps | training time | load |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| heuristic vs heuristic | goal | met | beats the heuristic | training steps | training time | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for rec in shipped_records(folder):
         env_id = rec["env_id"]
         players = rec["config"].get("num_players", rec["num_players"])
@@ -331,6 +354,7 @@ def results_table(folder: str | None = None) -> str:
                 cells += [f"{pct(v['rate'], v['low'], v['high'])} (n={v['games']})" if v else "n/a",
                           pct(h["rate"], h["low"], h["high"]) if h else "-",
                           _goal_text(goal), _met(v, goal)]
+            cells.append(beats_heuristic(rec["vs"], rec.get("heuristic_vs"), kind))
             tr = rec["training"]
             minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
             lines.append(f"| {env_id} ({players}p) | {kind} | " + " | ".join(cells)

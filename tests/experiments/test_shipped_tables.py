@@ -64,7 +64,8 @@ def test_backfill_follows_a_recorded_plan(tmp_path):
             "deterministic": True}
     _copy(tmp_path, "unrest_v0", evaluation=plan)
     rec = leaderboard.backfill_heuristic("unrest_v0", folder=str(tmp_path))
-    assert rec["evaluation"] == dict(plan, heuristic_seed=2028)
+    assert {k: v for k, v in rec["evaluation"].items() if k != "heuristic_load"} == dict(plan, heuristic_seed=2028)
+    assert rec["evaluation"]["heuristic_load"]
     assert rec["heuristic_vs"] == heuristic_reference("unrest_v0", rec["config"], 2, 2026, 5000,
                                                       plan["opponent_seeds"])
 
@@ -157,3 +158,17 @@ def test_tables_draw_each_shipped_curve_against_the_heuristic_with_its_level(tmp
     assert "**spy_games_v0** (no heuristic level recorded: no line)" in text
     assert "**unrest_v0**: no training history in the shipped file" in text
     assert "| heuristic vs heuristic |" in pages["README.md"].read_text() and "old" not in text
+
+
+def _rate(rate):
+    return {"rate": rate, "low": rate - 0.05, "high": rate + 0.05, "games": 400}
+
+
+def test_beats_the_heuristic_needs_its_own_score_plus_5_points_vs_heuristic_and_minus_1_vs_random():
+    heuristic = {"random": {"rebel": _rate(0.76)}, "heuristic": {"rebel": _rate(0.415)}}
+    met = {"random": {"rebel": _rate(0.755)}, "heuristic": {"rebel": _rate(0.465)}}
+    assert leaderboard.beats_heuristic(met, heuristic, "rebel") == "yes"
+    short = {"random": {"rebel": _rate(0.70)}, "heuristic": {"rebel": _rate(0.45)}}
+    assert leaderboard.beats_heuristic(short, heuristic, "rebel") == \
+        "no (-1.5 pts vs heuristic, -5.0 pts vs random)"
+    assert leaderboard.beats_heuristic(met, None, "rebel") == "-"
