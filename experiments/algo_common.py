@@ -312,14 +312,15 @@ class Curve:
 
 # ------------------------------------------------------------------ score card
 def write_scorecard(game: Any, config: dict | None, spec: str, policy: Any, games: int, seed: int, out: str,
-                    max_decisions: int | None = 5000, quiet: bool = True) -> dict[str, Any]:
+                    max_decisions: int | None = 5000, quiet: bool = True,
+                    search_games: int | None = None) -> dict[str, Any]:
     """``spyenvs scorecard ENV SPEC`` of the trained checkpoint: ``policy`` (made from
     ``spec``) against the game's fixed ladder, JSON and markdown written into ``out``
     as ``scorecard.json``/``scorecard.md``. ``game`` may be a game class (the toy
     game of the tests): then it meets random and its heuristic, unrated."""
     from spyenvs.agents.ladder import config_difference, find_ladder, load_ladder
     from spyenvs.core.progress import progress_bar
-    from spyenvs.experiments.scorecard import markdown, scorecard
+    from spyenvs.experiments.scorecard import markdown, score_card_total, scorecard
 
     probe = game_maker(game, config)()
     ladder, bots, unrated = None, None, None
@@ -333,9 +334,10 @@ def write_scorecard(game: Any, config: dict | None, spec: str, policy: Any, game
     else:
         bots = ["random", "heuristic"] if has_heuristic(probe.env_id) else ["random"]
         unrated = "a game without a ladder"
-    total = games_for(probe, games) * len(ladder["bots"] if ladder else bots)
+    total = score_card_total(probe, ladder["bots"] if ladder else bots, games, search_games)
     with progress_bar(total, f"{probe.env_id} score card", enabled=not quiet) as bar:
-        card = scorecard(game, config, policy, spec, ladder, games, seed, max_decisions, bots, unrated, bar.update)
+        card = scorecard(game, config, policy, spec, ladder, games, seed, max_decisions, bots, unrated, bar.update,
+                         search_games)
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "scorecard.json"), "w") as f:
         json.dump(card, f, indent=1)

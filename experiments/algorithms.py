@@ -77,7 +77,7 @@ def make_trainer(algo: str, cfg, game: Any = None, log=None):
 
 def run_algorithm(algo: str, cfg, out: str, minutes: float | None = None, steps: int | None = None,
                   points: int = 6, curve_games: int = 40, scorecard_games: int = 100, game: Any = None,
-                  quiet: bool = False) -> dict[str, Any]:
+                  quiet: bool = False, scorecard_search_games: int | None = None) -> dict[str, Any]:
     """Train ``algo`` with ``cfg`` for the budget, then write the run's files into
     ``out`` (module docstring); returns ``results.json``'s content. ``game`` (an env
     id or, for DMC, a game class) defaults to ``cfg.env_id``."""
@@ -113,7 +113,8 @@ def run_algorithm(algo: str, cfg, out: str, minutes: float | None = None, steps:
         from spyenvs.agents.registry import make_policy
 
         card = write_scorecard(game, dict(cfg.game), spec, make_policy(spec, seed=int(cfg.seed)), scorecard_games,
-                               int(cfg.seed), out, cfg.max_decisions, quiet=quiet)
+                               int(cfg.seed), out, cfg.max_decisions, quiet=quiet,
+                               search_games=scorecard_search_games)
     results = {"algorithm": algo, "env_id": trainer.probe.env_id, "config": trainer.probe.config,
                "options": config_mod.to_dict(cfg), "budget": budget.as_dict(), "timesteps": int(trainer.steps),
                "train_seconds": round(budget.spent, 1),
@@ -155,6 +156,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--curve-games", type=non_negative_int, default=40, help="games per role of each curve point (0: none)")
     p.add_argument("--scorecard-games", type=non_negative_int, default=100,
                    help="score-card games per role and ladder bot (0: no score card)")
+    p.add_argument("--scorecard-search-games", type=positive_int, default=None,
+                   help="score-card games per role against a search bot (expert), default --scorecard-games")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -166,7 +169,7 @@ def run(args) -> int:
                       parse_key_values(args.opt, "--opt"))
     out = args.out or os.path.join("runs", "algorithms", f"{args.env_id}-{args.algo}")
     res = run_algorithm(args.algo, cfg, out, args.minutes, args.steps, args.points, args.curve_games,
-                        args.scorecard_games, quiet=args.quiet)
+                        args.scorecard_games, quiet=args.quiet, scorecard_search_games=args.scorecard_search_games)
     print(summary(res))
     return 0
 

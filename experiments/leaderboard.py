@@ -50,7 +50,7 @@ import time
 
 from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
-from spyenvs.agents.ladder import read_ladder
+from spyenvs.agents.ladder import is_search, read_ladder
 from spyenvs.agents.pretrained import available
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average, pct,
@@ -212,11 +212,6 @@ def backfill_heuristic(env_id: str, folder: str | None = None, progress=None) ->
     record["evaluation"] = plan
     write_record(record, folder)
     return record
-
-
-def is_search(spec: str) -> bool:
-    """Whether a population member is a search bot (it plays fewer games a pair)."""
-    return spec == "expert" or spec.split(":", 1)[0] == "ismcts"
 
 
 def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress: bool = False,

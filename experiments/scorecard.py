@@ -30,7 +30,7 @@ from typing import Any
 
 import spyenvs
 from spyenvs.agents.checkpoint import CheckpointError
-from spyenvs.agents.ladder import config_difference, find_ladder, load_ladder
+from spyenvs.agents.ladder import config_difference, find_ladder, is_search, load_ladder
 from spyenvs.agents.registry import make_policy
 from spyenvs.core.progress import progress_bar
 from spyenvs.experiments.evaluate import (evaluate_vs, fit_rating, games_for, load_average, pct, pin_blas_threads,
@@ -63,21 +63,23 @@ def _probe(game: Any, config: dict | None):
 
 def scorecard(game: Any, config: dict | None, policy: Any, policy_name: str, ladder: dict | None,
               games_per_role: int, seed: int = 0, max_decisions: int | None = 5000, bots: list[str] | None = None,
-              unrated: str | None = None, progress=None) -> dict[str, Any]:
+              unrated: str | None = None, progress=None, search_games_per_role: int | None = None) -> dict[str, Any]:
     """``policy`` against each bot of ``ladder`` (or of ``bots`` when there is no
     ladder for this config: then no rating, and ``unrated`` says why), every role
-    ``games_per_role`` times.
+    ``games_per_role`` times; a search bot (``expert``) ``search_games_per_role``
+    times when given (its games cost seconds each).
 
     ``game`` is an env id or a game class, as for :func:`evaluate_vs`.
     """
     probe = _probe(game, config)
     sides = len(seat_groups(probe))
     names = list(ladder["bots"]) if ladder else list(bots or [])
-    games = games_for(probe, games_per_role)
+    search_per_role = search_games_per_role or games_per_role
     t0 = time.monotonic()
     opponents, skipped = [], {}
     for j, name in enumerate(names):
         bot = make_policy(name, seed=seed + 1 + j)
+        games = games_for(probe, search_per_role if is_search(name) else games_per_role)
         if ladder is None:
             reason = _cannot_play(bot, probe)
             if reason:
@@ -102,7 +104,8 @@ def scorecard(game: Any, config: dict | None, policy: Any, policy_name: str, lad
                 "version": ladder["ladder_version"], "file": ladder.get("file"), "ratings": ladder["ratings"],
                 "anchor": ladder["anchor"], "games_per_pair": ladder["games_per_pair"]},
             "unrated": None if ladder else (unrated or "no ladder for this config"),
-            "skipped": skipped, "games_per_role": games_per_role, "games_per_opponent": games, "seed": seed,
+            "skipped": skipped, "games_per_role": games_per_role, "games_per_opponent": games_for(probe, games_per_role),
+            "search_games_per_role": search_per_role, "seed": seed,
             "max_decisions": max_decisions, "opponents": opponents, "rating": rating,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "seconds": round(time.monotonic() - t0, 1), "load": load_average()}
@@ -131,6 +134,18 @@ def rating_text(card: dict[str, Any]) -> str:
     return text
 
 
+def search_games_note(card: dict[str, Any]) -> str:
+    """``; 20 per role against a search bot`` when the card capped the search bots' games."""
+    search = card.get("search_games_per_role")
+    return f"; {search} per role against a search bot" if search and search != card["games_per_role"] else ""
+
+
+def score_card_total(probe: Any, bots: list[str], games_per_role: int, search_games_per_role: int | None) -> int:
+    """Games a score card plays, for its progress bar."""
+    search = search_games_per_role or games_per_role
+    return sum(games_for(probe, search if is_search(b) else games_per_role) for b in bots)
+
+
 def markdown(card: dict[str, Any]) -> str:
     """The score card as markdown: a header naming what was measured, one row per bot
     and role, then the rating."""
@@ -139,8 +154,9 @@ def markdown(card: dict[str, Any]) -> str:
     lines = [f"### Score card: {card['policy']} on {card['env_id']} ({card['num_players']} players)", "",
              f"- spyenvs {card['spyenvs_version']}; config: {config}",
              f"- ladder: {lad['version'] + ' (' + str(lad['file']) + ')' if lad else 'none for this config'}",
-             f"- {card['games_per_role']} games per role against each bot ({card['games_per_opponent']} per bot), "
-             f"seats rotated, seed {card['seed']}; {card['seconds']} s at load {card['load']}; {card['date']}",
+             f"- {card['games_per_role']} games per role against each bot ({card['games_per_opponent']} per bot)"
+             f"{search_games_note(card)}, seats rotated, seed {card['seed']}; {card['seconds']} s at load "
+             f"{card['load']}; {card['date']}",
              "", "| opponent | opponent Elo | role | games | win rate [95% CI] |", "|---|---|---|---|---|"]
     for o in card["opponents"]:
         elo = f"{o['elo']:.0f}" if o["elo"] is not None else "n/a"
@@ -174,10 +190,10 @@ def run(args) -> int:
                    f"{config_difference(args.env_id, config, default)}): win rates only")
         print(f"warning: {unrated}", file=sys.stderr)
     policy = make_policy(args.policy, seed=args.seed)
-    total = games_for(probe, args.games) * len(ladder["bots"] if ladder else bots)
+    total = score_card_total(probe, ladder["bots"] if ladder else bots, args.games, args.search_games)
     with progress_bar(total, f"{args.env_id} score card", enabled=not args.quiet) as bar:
         card = scorecard(args.env_id, config, policy, args.policy, ladder, args.games, args.seed,
-                         args.max_decisions, bots, unrated, bar.update)
+                         args.max_decisions, bots, unrated, bar.update, args.search_games)
     text = markdown(card)
     print(text)
     os.makedirs(args.out, exist_ok=True)

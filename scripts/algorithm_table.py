@@ -64,7 +64,7 @@ def recipe_minutes(env_id: str) -> float:
 def run_all(envs, algos, minutes: float | None = None, seed: int = 0, points: int = 6, curve_games: int = 40,
             scorecard_games: int = 100, ppo: bool = True, folder: str = FOLDER,
             runs: str = os.path.join("runs", "algorithms"), overrides: dict | None = None,
-            quiet: bool = False) -> list[str]:
+            quiet: bool = False, scorecard_search_games: int | None = None) -> list[str]:
     """Every ``envs`` × ``algos`` run (and, with ``ppo``, the shipped policy's score
     card), each saved into ``folder``; returns the JSON files written."""
     os.makedirs(folder, exist_ok=True)
@@ -75,7 +75,8 @@ def run_all(envs, algos, minutes: float | None = None, seed: int = 0, points: in
             stem = f"{env_id}-{algo}"
             cfg = make_config(algo, env_id, seed, None, (overrides or {}).get(algo))
             res = run_algorithm(algo, cfg, os.path.join(runs, stem), minutes=budget, points=points,
-                                curve_games=curve_games, scorecard_games=scorecard_games, quiet=quiet)
+                                curve_games=curve_games, scorecard_games=scorecard_games, quiet=quiet,
+                                scorecard_search_games=scorecard_search_games)
             with open(os.path.join(runs, stem, "scorecard.json")) as f:
                 res["scorecard"] = json.load(f)
             path = os.path.join(folder, f"{stem}.json")
@@ -89,12 +90,13 @@ def run_all(envs, algos, minutes: float | None = None, seed: int = 0, points: in
             print(f"wrote {path}", file=sys.stderr)
         if ppo and env_id in available():
             written.append(ppo_card(env_id, scorecard_games, seed, folder, os.path.join(runs, f"{env_id}-{PPO}"),
-                                    quiet))
+                                    quiet, scorecard_search_games))
     return written
 
 
 def ppo_card(env_id: str, games: int, seed: int, folder: str = FOLDER,
-             out: str = os.path.join("runs", "algorithms", "pretrained"), quiet: bool = False) -> str:
+             out: str = os.path.join("runs", "algorithms", "pretrained"), quiet: bool = False,
+             search_games: int | None = None) -> str:
     """The score card of the shipped pretrained policy, saved like a run's result."""
     from spyenvs.agents.registry import make_policy
 
@@ -102,7 +104,7 @@ def ppo_card(env_id: str, games: int, seed: int, folder: str = FOLDER,
     t0 = time.monotonic()
     load_start = load_average()
     card = write_scorecard(env_id, {}, "pretrained", make_policy("pretrained", seed=seed), games, seed, out,
-                           quiet=quiet)
+                           quiet=quiet, search_games=search_games)
     training = recipe_training(env_id)
     res = {"algorithm": PPO, "env_id": env_id, "config": card["config"],
            "budget": {"minutes": round(training["train_seconds"] / 60.0, 2), "steps": None},
@@ -130,6 +132,12 @@ def _elo(rating: dict | None) -> str:
         return "n/a"
     text = f"{rating['elo']:.0f} ± {rating['plus_minus']:.0f}"
     return text + (" (bound)" if rating.get("bound") else "")
+
+
+def search_note(card: dict) -> str:
+    """`` (expert: 20)`` when the card gave its search bots fewer games."""
+    search = card.get("search_games_per_role")
+    return f" (expert: {search})" if search and search != card["games_per_role"] else ""
 
 
 def load_results(folder: str) -> list[dict]:
@@ -173,7 +181,7 @@ def results_section(folder: str, link_prefix: str | None = None) -> str:
         for kind in kinds:
             cells = " | ".join(_cell(by_bot.get(b, {}), kind) for b in bots)
             lines.append(f"| {r['env_id']} | {r['algorithm']} | {kind} | {cells} | {_elo(r.get('elo'))} | "
-                         f"{budget_text} | {steps} | {card['games_per_role']} per role | {load} |")
+                         f"{budget_text} | {steps} | {card['games_per_role']} per role{search_note(card)} | {load} |")
         if r.get("elo") and r["algorithm"] != PPO:
             elo = r["elo"]["elo"]
             if r["env_id"] not in best or elo > best[r["env_id"]][0]:
@@ -232,6 +240,9 @@ def main(argv=None) -> int:
     ap.add_argument("--points", type=positive_int, default=6, help="evaluations on each curve")
     ap.add_argument("--curve-games", type=non_negative_int, default=40, help="games per role of each curve point")
     ap.add_argument("--scorecard-games", type=positive_int, default=100, help="score-card games per role and bot")
+    ap.add_argument("--scorecard-search-games", type=positive_int, default=None,
+                    help="score-card games per role against a search bot (expert: seconds a game), "
+                         "default --scorecard-games")
     ap.add_argument("--ppo", action=argparse.BooleanOptionalAction, default=True,
                     help="also the score card of each game's shipped PPO policy (default on)")
     ap.add_argument("--dmc-opt", action="append", metavar="KEY=VALUE", help="a DMC option for every run")
@@ -246,7 +257,8 @@ def main(argv=None) -> int:
         overrides = {"dmc": parse_key_values(args.dmc_opt, "--dmc-opt"),
                      "nfsp": parse_key_values(args.nfsp_opt, "--nfsp-opt")}
         run_all(args.env or ENV_IDS, args.algo or ALGORITHMS, args.minutes, args.seed, args.points, args.curve_games,
-                args.scorecard_games, args.ppo, args.folder, args.runs, overrides, args.quiet)
+                args.scorecard_games, args.ppo, args.folder, args.runs, overrides, args.quiet,
+                args.scorecard_search_games)
     write_table(args.results_md, args.folder)
     print(f"wrote the table into {args.results_md}", file=sys.stderr)
     return 0

@@ -29,6 +29,12 @@ class LadderError(ValueError):
     """No ladder for a game and config, or a ladder file that is not one."""
 
 
+def is_search(spec: str) -> bool:
+    """Whether a bot is a search bot (``expert``, ``ismcts[:SIMS]``): seconds a game where
+    the others take milliseconds, so a ladder or score card may give it fewer games."""
+    return spec == "expert" or spec.split(":", 1)[0] == "ismcts"
+
+
 def ladder_path(env_id: str, tag: str | None = None) -> str:
     """``<env_id>.json`` (the default config) or ``<env_id>-<tag>.json`` (another)."""
     return os.path.join(HERE, f"{env_id}-{tag}.json" if tag else f"{env_id}.json")

@@ -145,6 +145,8 @@ def add_scorecard_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("policy", help="random, heuristic, pretrained, ismcts[:SIMS], a checkpoint path, "
                                   "or package.module:callable returning a policy")
     p.add_argument("--games", type=positive_int, default=100, help="games per role against each ladder bot")
+    p.add_argument("--search-games", type=positive_int, default=None,
+                   help="games per role against a search bot (expert; seconds a game), default --games")
     p.add_argument("--seed", type=non_negative_int, default=0)
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="game config option (a config without a ladder gets win rates and no rating)")

@@ -89,6 +89,25 @@ def test_every_role_gets_the_asked_games_against_every_bot(toy, toy_ladder):
     assert "| heuristic |" in markdown(card)
 
 
+def test_a_search_bot_gets_the_search_games_and_every_other_bot_the_games(toy, toy_ladder, monkeypatch):
+    import spyenvs.experiments.scorecard as scorecard_module
+
+    # the toy ladder has no search bot: let its heuristic stand for expert (seconds a game)
+    monkeypatch.setattr(scorecard_module, "is_search", lambda name: name == "heuristic")
+    card = scorecard(toy, {}, make_policy("random", seed=0), "random", toy_ladder, games_per_role=30,
+                     search_games_per_role=6)
+    games = {o["opponent"]: o["games"] for o in card["opponents"]}
+    assert games == {"random": 30, "heuristic": 6} and card["search_games_per_role"] == 6
+    assert "6 per role against a search bot" in markdown(card)
+
+
+def test_search_and_ismcts_bots_are_the_search_bots():
+    from spyenvs.agents.ladder import is_search
+
+    assert is_search("expert") and is_search("ismcts") and is_search("ismcts:200")
+    assert not any(is_search(b) for b in ("random", "heuristic", "pretrained", "runs/x/final.npz"))
+
+
 def test_write_ladder_writes_what_the_score_card_reads(tmp_path, toy_ladder):
     path = write_ladder(toy_ladder, folder=str(tmp_path))
     assert read_ladder(path)["ratings"] == toy_ladder["ratings"]
