@@ -48,7 +48,9 @@ best counting as the best. The other decisions rate the plan's answer 1 against 
 0); a legal move left unrated scores one unit below the least rated, and moves act
 draws uniformly score 0. The move act plays is always a best one: where a hunter
 follows the plan it made at H2 (H3, H4), or the agent a fallback, that move is raised
-to the best score if the fresh ratings put it lower.
+to the best score if the fresh ratings put it lower. The agent's (never a random draw)
+is the best by ``PLAYED_MARGIN`` (1) over every other, so a prior's argmax keeps her
+on her planned walk where ratings tie.
 
 Speed (issue 11): the map is static, so everything that depends on it alone is built
 once per process and map (``_Map``: the walking graph, BFS fields per target set, the
@@ -180,11 +182,18 @@ def _map_of(structure: np.ndarray) -> _Map:
     return m
 
 
+#: how far the agent's played move scores above every other legal move (one step of
+#: her walk cost)
+PLAYED_MARGIN = 1.0
+
+
 class _Base(BasePolicy):
     name = "heuristic"
     #: a bound player remembers its game (the agent's stall count, a hunter's ride
     #: plan): the vectorised self-play env binds one per game instead of sharing it
     per_game_state = True
+    #: its move is never a random draw among equals: scores put it above every other
+    plays_its_plan = False
 
     def __init__(self, layout, config, rng):
         self.L = layout
@@ -234,8 +243,12 @@ class _Base(BasePolicy):
         rated = scores[legal][~unrated[legal]]
         scores[unrated] = rated.min() - 1.0 if rated.size else 0.0
         # the move act plays is a best one (where the plan committed to it earlier in
-        # the turn, or took a fallback, the ratings alone may not say so)
-        scores[a] = max(scores[a], scores[legal].max())
+        # the turn, or took a fallback, the ratings alone may not say so); the agent's,
+        # never drawn at random, is the best by PLAYED_MARGIN: a prior that broke her
+        # ties another way would leave her plan (she would walk back and forth)
+        others = legal[legal != a]
+        if others.size:
+            scores[a] = max(scores[a], scores[others].max() + (PLAYED_MARGIN if self.plays_its_plan else 0.0))
         return scores
 
     def decide(self, decision, obs, mask, legal):
@@ -250,6 +263,7 @@ class _Base(BasePolicy):
 
 
 class AgentHeuristic(_Base):
+    plays_its_plan = True
     sneak = True  # False: the plain shortest path (kept for comparison runs)
     sight_cost = 100.0  # extra cost of entering a space some hunter sees now
     near_cost = 8.0  # extra cost of entering a space within 2 of a hunter figure

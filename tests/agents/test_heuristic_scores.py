@@ -18,6 +18,7 @@ import pytest
 import spyenvs
 from spyenvs.agents import HeuristicPolicy, RandomPolicy
 from spyenvs.agents.heuristics import has_heuristic
+from spyenvs.agents.heuristics.specter_ops import PLAYED_MARGIN
 from spyenvs.agents.policy import role_kind
 
 GAMES = 3
@@ -71,6 +72,11 @@ def test_scores_are_well_formed_and_the_played_move_is_a_best_one(env_id, config
             assert action == twins[seat].act(obs, mask), f"{where}: scoring changed the player's move"
             best = np.flatnonzero(scores == scores.max())
             assert action in best, f"{where}: act played {action}, the best scored are {best.tolist()}"
+            drawn = np.ptp(scores[mask > 0]) == 0  # every legal move alike: act draws one uniformly
+            if env_id == "specter_ops_v0" and not drawn and role_kind(game.roles[seat]) == "agent":
+                # her plan commits to one of equally rated walks: a prior must not break that tie another way
+                runner_up = np.delete(scores, action).max()
+                assert scores[action] >= runner_up + PLAYED_MARGIN, f"{where}: {action} is not the unique best"
             if mask.sum() > 1:
                 kind = role_kind(game.roles[seat])
                 checked[kind] = checked.get(kind, 0) + 1

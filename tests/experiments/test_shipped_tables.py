@@ -172,3 +172,21 @@ def test_beats_the_heuristic_needs_its_own_score_plus_5_points_vs_heuristic_and_
     assert leaderboard.beats_heuristic(short, heuristic, "rebel") == \
         "no (-1.5 pts vs heuristic, -5.0 pts vs random)"
     assert leaderboard.beats_heuristic(met, None, "rebel") == "-"
+
+
+def test_the_committed_pages_are_what_the_saved_results_generate(tmp_path):
+    """README.md and docs/results.md hold no hand-typed figure: regenerating every
+    generated section from the saved results (scripts/results_tables.py) on copies of
+    the pages changes nothing."""
+    import importlib.util
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location("results_tables", os.path.join(root, "scripts", "results_tables.py"))
+    tables = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables)
+    shutil.copyfile(os.path.join(root, "README.md"), tmp_path / "README.md")
+    shutil.copytree(os.path.join(root, "docs"), tmp_path / "docs")
+    for page in tables.write_all(str(tmp_path)):
+        name = os.path.relpath(page, tmp_path)
+        with open(page) as made, open(os.path.join(root, name)) as committed:
+            assert made.read() == committed.read(), f"{name} differs from what scripts/results_tables.py makes"

@@ -1,0 +1,53 @@
+"""Every generated table of README.md and docs/results.md, rewritten from the saved
+results in one go, never by hand:
+
+* the shipped policies' table, learning curves, leaderboard and search sections
+  (``python -m spyenvs.experiments.leaderboard --tables``, from
+  ``agents/pretrained/*.json``, ``docs/leaderboard/*.json`` and ``docs/search/*.json``);
+* the exploitability probe (``scripts/exploit_report.py --tables``, from ``docs/exploit/*.json``);
+* the algorithm × game × role table of score cards (``scripts/algorithm_table.py --tables``,
+  from ``docs/algorithms/*.json``).
+
+Run from the repository root; it plays no game:
+
+    python scripts/results_tables.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the sibling scripts
+
+import algorithm_table  # noqa: E402
+import exploit_report  # noqa: E402
+
+from spyenvs.experiments import leaderboard  # noqa: E402
+from spyenvs.tools.arguments import run_reporting_errors  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def write_all(root: str = ROOT) -> list[str]:
+    """Rewrite every generated section of the pages under ``root``; the pages written."""
+    readme = os.path.join(root, "README.md")
+    results_md = os.path.join(root, "docs", "results.md")
+    benchmarking_md = os.path.join(root, "docs", "benchmarking.md")
+    docs = os.path.join(root, "docs")
+    leaderboard.write_tables(readme, results_md, benchmarking_md, img=os.path.join(docs, "img"))
+    exploit_report.write_table(results_md, os.path.join(docs, "exploit"))
+    algorithm_table.write_table(results_md, os.path.join(docs, "algorithms"))
+    return [readme, results_md, benchmarking_md]
+
+
+def main(argv=None) -> int:
+    argparse.ArgumentParser(prog="python scripts/results_tables.py", description=__doc__.split("\n")[0]).parse_args(argv)
+    for page in write_all():
+        print(f"rewrote the generated sections of {os.path.relpath(page, ROOT)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_reporting_errors(main, "results_tables"))
