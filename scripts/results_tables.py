@@ -6,7 +6,9 @@ results in one go, never by hand:
   ``agents/pretrained/*.json``, ``docs/leaderboard/*.json`` and ``docs/search/*.json``);
 * the exploitability probe (``scripts/exploit_report.py --tables``, from ``docs/exploit/*.json``);
 * the algorithm × game × role table of score cards (``scripts/algorithm_table.py --tables``,
-  from ``docs/algorithms/*.json``).
+  from ``docs/algorithms/*.json``);
+* where a run with the heuristic prior starts, per weight (``scripts/prior_weight_probe.py
+  --tables``, from ``docs/prior/*.json``).
 
 Run from the repository root; it plays no game:
 
@@ -23,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the sibling sc
 
 import algorithm_table  # noqa: E402
 import exploit_report  # noqa: E402
+import prior_weight_probe  # noqa: E402
 
 from spyenvs.experiments import leaderboard  # noqa: E402
 from spyenvs.tools.arguments import run_reporting_errors  # noqa: E402
@@ -39,6 +42,7 @@ def write_all(root: str = ROOT) -> list[str]:
     leaderboard.write_tables(readme, results_md, benchmarking_md, img=os.path.join(docs, "img"))
     exploit_report.write_table(results_md, os.path.join(docs, "exploit"))
     algorithm_table.write_table(results_md, os.path.join(docs, "algorithms"))
+    prior_weight_probe.write_table(results_md, os.path.join(docs, "prior"))
     return [readme, results_md, benchmarking_md]
 
 
