@@ -262,3 +262,30 @@ def test_unsupported_combinations_say_so_in_one_line():
     cfg = load_config(None, "no_heuristic_test", {"net.prior": "heuristic"})
     with pytest.raises(ValueError, match="net.prior heuristic needs a game with a heuristic; no_heuristic_test has none"):
         describe_game(cfg, NoHeuristic)
+
+
+def test_the_prior_probe_table_shows_each_weight_beside_the_heuristics_own_score(tmp_path):
+    """scripts/prior_weight_probe.py: a saved probe renders one row per role and mode,
+    greedy once (it does not depend on the weight), each beside the heuristic's own."""
+    import importlib.util
+    import json
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location("prior_weight_probe",
+                                                  os.path.join(root, "scripts", "prior_weight_probe.py"))
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+
+    def kinds(rate):
+        return {"agent": {"score": rate * 10, "games": 10, "rate": rate, "low": 0.1, "high": 0.9}}
+
+    saved = {"env_id": "specter_ops_v0", "rows": [{"weight": 1.0, "mode": "greedy", "kinds": kinds(0.6)},
+                                                 {"weight": 1.0, "mode": "sampled", "kinds": kinds(0.05)},
+                                                 {"weight": 10.0, "mode": "sampled", "kinds": kinds(0.5)}],
+             "heuristic_vs_heuristic": kinds(0.55), "load": {"start": "1.00", "end": "1.10"}}
+    (tmp_path / "specter_ops_v0.json").write_text(json.dumps(saved))
+    lines = probe.results_section(str(tmp_path)).splitlines()
+    assert lines[2].startswith("| specter_ops_v0 | agent | greedy (any weight) | 60.0% [10.0%, 90.0%] | 55.0%")
+    assert lines[3].startswith("| specter_ops_v0 | agent | sampled, weight 1 | 5.0%")
+    assert lines[4].startswith("| specter_ops_v0 | agent | sampled, weight 10 | 50.0%") and len(lines) == 5
