@@ -153,7 +153,7 @@ def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, r
                                                    "warm_start", "env_stats")},
               "file_bytes": os.path.getsize(dst)}
     for key, value in (("heuristic_vs", reference), ("evaluation", evaluation), ("selection", run.get("selection")),
-                       ("history", read_history(run_dir))):
+                       ("options", run.get("options")), ("history", read_history(run_dir))):
         if value:
             record[key] = value
     write_record(record)
@@ -338,8 +338,8 @@ def results_table(folder: str | None = None) -> str:
     whether it is met, and whether the role beats the heuristic
     (:func:`beats_heuristic`), from ``agents/pretrained/*.json``."""
     lines = ["| env | role | vs random [95% CI] | heuristic vs random | goal | met | vs heuristic [95% CI] "
-             "| heuristic vs heuristic | goal | met | beats the heuristic | training steps | training time | load |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| heuristic vs heuristic | goal | met | beats the heuristic | training steps | training time | recipe | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for rec in shipped_records(folder):
         env_id = rec["env_id"]
         players = rec["config"].get("num_players", rec["num_players"])
@@ -355,8 +355,36 @@ def results_table(folder: str | None = None) -> str:
             tr = rec["training"]
             minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
             lines.append(f"| {env_id} ({players}p) | {kind} | " + " | ".join(cells)
-                         + f" | {_steps_cell(rec)} | {minutes} | {rec.get('load', '?')} |")
+                         + f" | {_steps_cell(rec)} | {minutes} | {recipe_cell(rec)} | {rec.get('load', '?')} |")
     return "\n".join(lines)
+
+
+def recipe_cell(rec: dict) -> str:
+    """Which config made a shipped policy: the game's default config file when the run's
+    options (recorded by the trainer since 2026-12-03) are exactly it, else the options
+    that differ; older records did not keep them."""
+    options = rec.get("options")
+    if not options:
+        return "not recorded"
+    from spyenvs.experiments.config import TrainConfig, default_config_path, load, to_dict
+
+    path = default_config_path(rec["env_id"])
+    name = os.path.relpath(path, ROOT) if path else "defaults"
+    default = _flat(to_dict(load(TrainConfig, path, rec["env_id"])))
+    differ = {k: v for k, v in _flat(options).items() if default.get(k) != v}
+    if not differ:
+        return f"`{name}`"
+    return f"`{name}` with " + ", ".join(f"`{k}={json.dumps(v)}`" for k, v in sorted(differ.items()))
+
+
+def _flat(options: dict, prefix: str = "") -> dict:
+    out = {}
+    for key, value in options.items():
+        if isinstance(value, dict):
+            out.update(_flat(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
 
 
 def curve_levels(rec: dict) -> dict[tuple[str, str], float]:

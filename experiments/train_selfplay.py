@@ -624,7 +624,8 @@ def finish(run: SelfPlayRun, warm: WarmStart) -> dict:
                "vs": final, "checkpoint": os.path.join(out, "final.pt"),
                "env_stats": dict(getattr(venv, "stats", {})), "warm_start": warm.stats,
                "load": load_average(),
-               "random_retired": run.league.random_retired}
+               "random_retired": run.league.random_retired,
+               "options": config_mod.to_dict(cfg)}  # the whole recipe, so a shipped file names what made it
     if evaluation is not None:
         results["evaluation"] = evaluation
     if reference is not None:
