@@ -50,7 +50,7 @@ import time
 
 from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
-from spyenvs.agents.ladder import is_search, read_ladder
+from spyenvs.agents.ladder import is_search, pretrained_digest, read_ladder
 from spyenvs.agents.pretrained import available
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average, pct,
@@ -233,6 +233,8 @@ def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress: boo
         res = tournament(env_id, {}, population, games, seed, progress=bar.update, workers=workers,
                          policy_seeds=seeds, pair_games=pair_games)
     res["search_games_per_match"] = per_search
+    if "pretrained" in names:  # the file that played, for the ladder made from these games
+        res["pretrained_sha256"] = pretrained_digest(env_id)
     res["seconds"] = round(time.monotonic() - t0, 1)
     res["workers"] = workers
     res["load"] = load_average()
@@ -264,14 +266,17 @@ def ladder_from_round_robin(res: dict, source: str, seconds: float | None = None
     date = time.strftime("%Y-%m-%d", time.gmtime())
     # the date it was made and a digest of its games and ratings: one version, one set of numbers
     digest = hashlib.sha256(json.dumps([res["env_id"], res["config"], bots, matches, ratings], sort_keys=True).encode())
-    return {"format": LADDER_FORMAT, "ladder_version": f"{date}.{digest.hexdigest()[:8]}", "env_id": res["env_id"],
-            "config": res["config"], "num_players": res["num_players"], "sides": sides, "bots": bots,
-            "ratings": ratings, "anchor": LADDER_ANCHOR,
-            "games_per_pair": res["games_per_match"], "matches": matches, "date": date,
-            "seconds": round(seconds if seconds is not None else sum(m.get("seconds", 0.0) for m in res["matches"]
-                                                                     if m["candidate"] in bots
-                                                                     and m["opponent"] in bots), 1),
-            "load": load if load is not None else res.get("load", "?"), "source": source}
+    ladder = {"format": LADDER_FORMAT, "ladder_version": f"{date}.{digest.hexdigest()[:8]}", "env_id": res["env_id"],
+              "config": res["config"], "num_players": res["num_players"], "sides": sides, "bots": bots,
+              "ratings": ratings, "anchor": LADDER_ANCHOR,
+              "games_per_pair": res["games_per_match"], "matches": matches, "date": date,
+              "seconds": round(seconds if seconds is not None else sum(m.get("seconds", 0.0) for m in res["matches"]
+                                                                       if m["candidate"] in bots
+                                                                       and m["opponent"] in bots), 1),
+              "load": load if load is not None else res.get("load", "?"), "source": source}
+    if res.get("pretrained_sha256"):  # recorded when the round-robin was played
+        ladder["pretrained_sha256"] = res["pretrained_sha256"]
+    return ladder
 
 
 def write_ladder(ladder: dict, folder: str = LADDER) -> str:

@@ -30,7 +30,7 @@ from typing import Any
 
 import spyenvs
 from spyenvs.agents.checkpoint import CheckpointError
-from spyenvs.agents.ladder import config_difference, find_ladder, is_search, load_ladder
+from spyenvs.agents.ladder import config_difference, find_ladder, is_search, load_ladder, stale_pretrained
 from spyenvs.agents.registry import make_policy
 from spyenvs.core.progress import progress_bar
 from spyenvs.experiments.evaluate import (evaluate_vs, fit_rating, games_for, load_average, pct, pin_blas_threads,
@@ -104,6 +104,7 @@ def scorecard(game: Any, config: dict | None, policy: Any, policy_name: str, lad
                 "version": ladder["ladder_version"], "file": ladder.get("file"), "ratings": ladder["ratings"],
                 "anchor": ladder["anchor"], "games_per_pair": ladder["games_per_pair"]},
             "unrated": None if ladder else (unrated or "no ladder for this config"),
+            "ladder_warning": stale_pretrained(ladder) if ladder else None,
             "skipped": skipped, "games_per_role": games_per_role, "games_per_opponent": games_for(probe, games_per_role),
             "search_games_per_role": search_per_role, "seed": seed,
             "max_decisions": max_decisions, "opponents": opponents, "rating": rating,
@@ -164,6 +165,8 @@ def markdown(card: dict[str, Any]) -> str:
             lines.append(f"| {o['opponent']} | {elo} | {kind} | {v['games']} | {pct(v['rate'], v['low'], v['high'])} |")
     for name in card["skipped"]:  # the reason is in the JSON
         lines.append(f"| {name} | n/a | (skipped: it cannot play this config) | 0 | n/a |")
+    if card.get("ladder_warning"):
+        lines += ["", f"Warning: {card['ladder_warning']}."]
     lines += ["", f"**Elo on the ladder: {rating_text(card)}**"]
     if card["rating"]:
         lines.append(f"({card['rating']['method']})")
@@ -189,6 +192,8 @@ def run(args) -> int:
         unrated = (f"no ladder for this config (it differs from the default config's ladder in "
                    f"{config_difference(args.env_id, config, default)}): win rates only")
         print(f"warning: {unrated}", file=sys.stderr)
+    if ladder and stale_pretrained(ladder):
+        print(f"warning: {stale_pretrained(ladder)}", file=sys.stderr)
     policy = make_policy(args.policy, seed=args.seed)
     total = score_card_total(probe, ladder["bots"] if ladder else bots, args.games, args.search_games)
     with progress_bar(total, f"{args.env_id} score card", enabled=not args.quiet) as bar:

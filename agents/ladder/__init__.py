@@ -40,6 +40,32 @@ def ladder_path(env_id: str, tag: str | None = None) -> str:
     return os.path.join(HERE, f"{env_id}-{tag}.json" if tag else f"{env_id}.json")
 
 
+def pretrained_digest(env_id: str) -> str | None:
+    """SHA-256 of the game's shipped pretrained file (None: none shipped). A ladder
+    records the digest of the file its ``pretrained`` played, so a file shipped after
+    the ladder was made is found out: its anchor rating is then another policy's."""
+    import hashlib
+
+    from spyenvs.agents.pretrained import pretrained_path
+
+    path = pretrained_path(env_id)
+    if not os.path.isfile(path):
+        return None
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def stale_pretrained(ladder: dict[str, Any]) -> str | None:
+    """Why the ladder's ``pretrained`` anchor is not the shipped file, or None."""
+    recorded = ladder.get("pretrained_sha256")
+    if "pretrained" not in ladder["bots"] or recorded is None:
+        return None
+    if recorded != pretrained_digest(ladder["env_id"]):
+        return (f"the {ladder['env_id']} ladder rated another pretrained file than the one shipped now: "
+                "its pretrained rating is stale (python -m spyenvs.experiments.leaderboard ENV --ladder remakes it)")
+    return None
+
+
 def available() -> list[str]:
     """Env ids with at least one shipped ladder."""
     return sorted({f[: -len(".json")].split("-", 1)[0] for f in os.listdir(HERE) if f.endswith(".json")})

@@ -13,7 +13,7 @@ import pytest
 from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import find_ladder, full_config, read_ladder
 from spyenvs.agents.ladder import available as ladders_available
-from spyenvs.agents.ladder import ladder_path
+from spyenvs.agents.ladder import ladder_path, pretrained_digest, stale_pretrained
 from spyenvs.experiments.evaluate import ELO_SCALE, fit_elo, fit_rating, tournament
 from spyenvs.experiments.leaderboard import ladder_from_round_robin, ladder_from_saved, write_ladder
 from spyenvs.experiments.scorecard import markdown, scorecard
@@ -134,3 +134,22 @@ def test_a_ladder_refitted_from_a_saved_round_robin_is_what_the_script_makes(env
     assert again["ratings"] == ladder["ratings"] and again["matches"] == ladder["matches"]
     assert again["ladder_version"].split(".", 1)[1] == ladder["ladder_version"].split(".", 1)[1]
     assert json.loads(json.dumps(again["config"])) == ladder["config"]
+
+
+@pytest.mark.parametrize("env_id", ladders_available())
+def test_each_shipped_ladder_rated_the_pretrained_file_shipped_now(env_id):
+    """A ladder's pretrained anchor is the rating of one file: shipping another policy
+    without remaking the ladder would put every score card on a wrong scale."""
+    ladder = read_ladder(ladder_path(env_id))
+    if "pretrained" not in ladder["bots"]:
+        pytest.skip(f"{env_id}'s ladder has no pretrained bot")
+    assert ladder.get("pretrained_sha256") == pretrained_digest(env_id), stale_pretrained(ladder)
+
+
+def test_a_ladder_that_rated_another_pretrained_file_is_flagged_on_the_card(toy):
+    ladder = copy.deepcopy(read_ladder(ladder_path("unrest_v0")))
+    assert stale_pretrained(ladder) is None
+    ladder["pretrained_sha256"] = "0" * 64
+    assert "stale" in stale_pretrained(ladder)
+    card = scorecard("unrest_v0", {}, make_policy("random", seed=0), "random", ladder, games_per_role=1)
+    assert card["ladder_warning"] == stale_pretrained(ladder) and "Warning: the unrest_v0 ladder" in markdown(card)
