@@ -166,7 +166,7 @@ def results_section(folder: str, link_prefix: str | None = None) -> str:
             if o["opponent"] not in bots:
                 bots.append(o["opponent"])
     head = ("| env | algorithm | role | " + " | ".join(f"vs {b} [95% CI]" for b in bots)
-            + " | Elo (ladder) | budget | steps | score-card games | load (run; card) |")
+            + " | Elo (ladder) | ladder version | budget | steps | score-card games | load (run; card) |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     best: dict[str, tuple[float, str]] = {}
     links = []
@@ -181,7 +181,7 @@ def results_section(folder: str, link_prefix: str | None = None) -> str:
         for kind in kinds:
             cells = " | ".join(_cell(by_bot.get(b, {}), kind) for b in bots)
             lines.append(f"| {r['env_id']} | {r['algorithm']} | {kind} | {cells} | {_elo(r.get('elo'))} | "
-                         f"{budget_text} | {steps} | {card['games_per_role']} per role{search_note(card)} | {load} |")
+                         f"{(card.get('ladder') or {}).get('version', 'none')} | {budget_text} | {steps} | {card['games_per_role']} per role{search_note(card)} | {load} |")
         if r.get("elo") and r["algorithm"] != PPO:
             elo = r["elo"]["elo"]
             if r["env_id"] not in best or elo > best[r["env_id"]][0]:

@@ -250,7 +250,7 @@ def test_the_table_script_renders_saved_results_between_its_markers(tmp_path):
     def result(algo, elo):
         kinds = {k: {"score": 5.0, "games": 10, "rate": 0.5, "low": 0.2, "high": 0.8} for k in ("rebel", "empire")}
         card = {"opponents": [{"opponent": "random", "kinds": kinds}, {"opponent": "heuristic", "kinds": kinds}],
-                "games_per_role": 10, "load": "1.00 1.00 1.00"}
+                "games_per_role": 10, "load": "1.00 1.00 1.00", "ladder": {"version": "2026-12-03.abcd1234"}}
         return {"algorithm": algo, "env_id": "unrest_v0", "budget": {"minutes": 9.53, "steps": None},
                 "timesteps": 12345, "load": {"start": "0.90 1.00 1.00"}, "scorecard": card,
                 "elo": {"elo": elo, "plus_minus": 50.0, "bound": None}}
@@ -265,7 +265,7 @@ def test_the_table_script_renders_saved_results_between_its_markers(tmp_path):
     table.write_table(str(page), str(folder))
     text = page.read_text()
     assert "old" not in text and text.endswith("tail\n")
-    assert "| unrest_v0 | dmc | rebel | 50.0% [20.0%, 80.0%] | 50.0% [20.0%, 80.0%] | 1200 ± 50 | 9.53 min |" in text
+    assert "| unrest_v0 | dmc | rebel | 50.0% [20.0%, 80.0%] | 50.0% [20.0%, 80.0%] | 1200 ± 50 | 2026-12-03.abcd1234 | 9.53 min |" in text
     assert "unrest_v0: dmc (1200)" in text and "[unrest_v0 dmc](algorithms/unrest_v0-dmc.png)" in text
     assert "| unrest_v0 | ![unrest_v0 dmc](algorithms/unrest_v0-dmc.png) | n/a |" in text  # the curves inline
 
