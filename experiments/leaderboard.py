@@ -348,6 +348,7 @@ def results_table(folder: str | None = None) -> str:
     for rec in shipped_records(folder):
         env_id = rec["env_id"]
         players = rec["config"].get("num_players", rec["num_players"])
+        recipe = recipe_cell(rec)
         for kind, goals in game_info(env_id).learning_goals.items():
             cells = []
             for opp, goal in zip(("random", "heuristic"), goals):
@@ -360,7 +361,7 @@ def results_table(folder: str | None = None) -> str:
             tr = rec["training"]
             minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
             lines.append(f"| {env_id} ({players}p) | {kind} | " + " | ".join(cells)
-                         + f" | {_steps_cell(rec)} | {minutes} | {recipe_cell(rec)} | {rec.get('load', '?')} |")
+                         + f" | {_steps_cell(rec)} | {minutes} | {recipe} | {rec.get('load', '?')} |")
     return "\n".join(lines)
 
 
@@ -482,6 +483,14 @@ def replace_between(text: str, marker: str, body: str) -> str:
     head, rest = text.split(start, 1)
     _, tail = rest.split(end, 1)
     return f"{head}{start}\n{body}\n{end}{tail}"
+
+
+def rewrite_between(path: str, marker: str, body: str) -> None:
+    """``path``'s section between its ``marker`` markers replaced by ``body``."""
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(replace_between(text, marker, body))
 
 
 def write_tables(readme: str = os.path.join(ROOT, "README.md"),

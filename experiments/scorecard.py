@@ -135,10 +135,16 @@ def rating_text(card: dict[str, Any]) -> str:
     return text
 
 
+def capped_search_games(card: dict[str, Any]) -> int | None:
+    """The games per role a card gave its search bots when fewer than the others', else None."""
+    search = card.get("search_games_per_role")
+    return search if search and search != card["games_per_role"] else None
+
+
 def search_games_note(card: dict[str, Any]) -> str:
     """``; 20 per role against a search bot`` when the card capped the search bots' games."""
-    search = card.get("search_games_per_role")
-    return f"; {search} per role against a search bot" if search and search != card["games_per_role"] else ""
+    search = capped_search_games(card)
+    return f"; {search} per role against a search bot" if search else ""
 
 
 def score_card_total(probe: Any, bots: list[str], games_per_role: int, search_games_per_role: int | None) -> int:
@@ -192,8 +198,9 @@ def run(args) -> int:
         unrated = (f"no ladder for this config (it differs from the default config's ladder in "
                    f"{config_difference(args.env_id, config, default)}): win rates only")
         print(f"warning: {unrated}", file=sys.stderr)
-    if ladder and stale_pretrained(ladder):
-        print(f"warning: {stale_pretrained(ladder)}", file=sys.stderr)
+    stale = stale_pretrained(ladder) if ladder else None
+    if stale:
+        print(f"warning: {stale}", file=sys.stderr)
     policy = make_policy(args.policy, seed=args.seed)
     total = score_card_total(probe, ladder["bots"] if ladder else bots, args.games, args.search_games)
     with progress_bar(total, f"{args.env_id} score card", enabled=not args.quiet) as bar:

@@ -35,7 +35,8 @@ from spyenvs.agents.pretrained import available, pretrained_path
 from spyenvs.experiments.algo_common import pin_torch_threads, write_scorecard
 from spyenvs.experiments.algorithms import ALGORITHMS, make_config, run_algorithm
 from spyenvs.experiments.evaluate import load_average, pct
-from spyenvs.experiments.leaderboard import replace_between
+from spyenvs.experiments.leaderboard import rewrite_between
+from spyenvs.experiments.scorecard import capped_search_games
 from spyenvs.registry import ENV_IDS
 from spyenvs.tools.arguments import non_negative_int, parse_key_values, positive_float, positive_int, run_reporting_errors
 
@@ -136,8 +137,8 @@ def _elo(rating: dict | None) -> str:
 
 def search_note(card: dict) -> str:
     """`` (expert: 20)`` when the card gave its search bots fewer games."""
-    search = card.get("search_games_per_role")
-    return f" (expert: {search})" if search and search != card["games_per_role"] else ""
+    search = capped_search_games(card)
+    return f" (expert: {search})" if search else ""
 
 
 def load_results(folder: str) -> list[dict]:
@@ -178,10 +179,12 @@ def results_section(folder: str, link_prefix: str | None = None) -> str:
         budget_text = f"{budget['minutes']:g} min" if budget.get("minutes") else f"{budget.get('steps')} steps"
         steps = f"{r['timesteps']:,}" + (" (learner)" if r["algorithm"] == PPO else "")
         load = f"{r['load']['start']}; {card['load']}"
+        ladder_version = (card.get("ladder") or {}).get("version", "none")
         for kind in kinds:
             cells = " | ".join(_cell(by_bot.get(b, {}), kind) for b in bots)
             lines.append(f"| {r['env_id']} | {r['algorithm']} | {kind} | {cells} | {_elo(r.get('elo'))} | "
-                         f"{(card.get('ladder') or {}).get('version', 'none')} | {budget_text} | {steps} | {card['games_per_role']} per role{search_note(card)} | {load} |")
+                         f"{ladder_version} | {budget_text} | {steps} | "
+                         f"{card['games_per_role']} per role{search_note(card)} | {load} |")
         if r.get("elo") and r["algorithm"] != PPO:
             elo = r["elo"]["elo"]
             if r["env_id"] not in best or elo > best[r["env_id"]][0]:
@@ -223,11 +226,7 @@ def curve_gallery(results: list[dict], folder: str, link_prefix: str) -> str:
 def write_table(results_md: str = RESULTS_MD, folder: str = FOLDER) -> None:
     """The table of every result in ``folder`` into ``results_md`` between its markers."""
     link = os.path.relpath(folder, os.path.dirname(os.path.abspath(results_md)))
-    with open(results_md) as f:
-        text = f.read()
-    text = replace_between(text, MARKER, results_section(folder, link_prefix=link))
-    with open(results_md, "w") as f:
-        f.write(text)
+    rewrite_between(results_md, MARKER, results_section(folder, link_prefix=link))
 
 
 def main(argv=None) -> int:

@@ -26,7 +26,7 @@ import time
 from spyenvs.agents import make_policy
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import evaluate_vs, load_average, pct, pin_blas_threads
-from spyenvs.experiments.leaderboard import replace_between
+from spyenvs.experiments.leaderboard import rewrite_between
 from spyenvs.experiments.league import SnapshotLeague
 from spyenvs.experiments.train_selfplay import Learner, RunState, describe_game, load_config, make_model, make_vec_env
 from spyenvs.registry import ENV_IDS
@@ -97,10 +97,7 @@ def results_section(folder: str = FOLDER) -> str:
 
 
 def write_table(results_md: str = RESULTS_MD, folder: str = FOLDER) -> None:
-    with open(results_md) as f:
-        text = f.read()
-    with open(results_md, "w") as f:
-        f.write(replace_between(text, MARKER, results_section(folder)))
+    rewrite_between(results_md, MARKER, results_section(folder))
 
 
 def main(argv=None) -> int:
