@@ -15,6 +15,7 @@ with every figure):
     python scripts/algorithm_table.py --env unrest_v0 --algo dmc    # one run (the table is rewritten from all saved)
     python scripts/algorithm_table.py --minutes 1                   # another budget for every game
     python scripts/algorithm_table.py --tables                      # the table alone, from docs/algorithms/*.json
+    python scripts/algorithm_table.py --env the_agents_v0 --rescore # cards again on a remade ladder, no training
 
 Each run's result (its ``results.json`` with the score card inside) is saved as
 ``docs/algorithms/<env_id>-<algo>.json`` and its learning curve as
@@ -119,6 +120,42 @@ def ppo_card(env_id: str, games: int, seed: int, folder: str = FOLDER,
         json.dump(res, f, indent=1)
         f.write("\n")
     print(f"wrote {path}", file=sys.stderr)
+    return path
+
+
+def rescore(env_id: str, algo: str, games: int, search_games: int | None = None, folder: str = FOLDER,
+            runs: str = os.path.join("runs", "algorithms"), quiet: bool = False) -> str:
+    """The saved run's score card played again on the ladder shipped now, from the
+    trained file its result names (``runs/algorithms/<env_id>-<algo>/final.npz``, kept
+    from the run): a remade ladder moves every Elo, and this puts an old run on the new
+    scale without training it again. The training record is kept as it was; the new
+    card, its Elo and its load replace the old ones. ``ppo`` plays the shipped file."""
+    from spyenvs.agents.registry import make_policy
+
+    path = os.path.join(folder, f"{env_id}-{algo}.json")
+    if not os.path.isfile(path):
+        raise ValueError(f"no saved {algo} result for {env_id} ({path}): run it first")
+    with open(path) as f:
+        res = json.load(f)
+    if algo == PPO:
+        return ppo_card(env_id, games, int(res["scorecard"]["seed"]), folder, os.path.join(runs, f"{env_id}-{PPO}"),
+                        quiet, search_games)
+    checkpoint = res["checkpoint"]
+    if not os.path.isfile(checkpoint):
+        raise ValueError(f"{path}: its trained file {checkpoint} is gone (runs/ is not kept in git): "
+                         f"train it again with --env {env_id} --algo {algo}")
+    pin_torch_threads(1)
+    seed = int(res["scorecard"]["seed"])
+    card = write_scorecard(env_id, res["config"], res["policy"], make_policy(res["policy"], seed=seed), games, seed,
+                           os.path.dirname(checkpoint), res["scorecard"]["max_decisions"], quiet=quiet,
+                           search_games=search_games)
+    res.update(scorecard=card, elo=card["rating"],
+               rescored=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    with open(path, "w") as f:
+        json.dump(res, f, indent=1, default=str)
+        f.write("\n")
+    print(f"wrote {path} (score card played again on ladder {(card.get('ladder') or {}).get('version')})",
+          file=sys.stderr)
     return path
 
 
@@ -249,10 +286,19 @@ def main(argv=None) -> int:
     ap.add_argument("--folder", default=FOLDER, help="where results are saved (default docs/algorithms)")
     ap.add_argument("--runs", default=os.path.join("runs", "algorithms"), help="the runs' own folders")
     ap.add_argument("--results-md", default=RESULTS_MD, help="the page whose table is rewritten")
+    ap.add_argument("--rescore", action="store_true",
+                    help="no training: play each saved run's score card again on the ladder shipped now, from "
+                         "its kept runs/ file (after a ladder is remade)")
     ap.add_argument("--tables", action="store_true", help="only rewrite the table from the saved results")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
-    if not args.tables:
+    if args.rescore and not args.tables:
+        for env_id in args.env or ENV_IDS:
+            for algo in ([PPO] if args.ppo else []) + list(args.algo or ALGORITHMS):
+                if os.path.isfile(os.path.join(args.folder, f"{env_id}-{algo}.json")):
+                    rescore(env_id, algo, args.scorecard_games, args.scorecard_search_games, args.folder, args.runs,
+                            args.quiet)
+    elif not args.tables:
         overrides = {"dmc": parse_key_values(args.dmc_opt, "--dmc-opt"),
                      "nfsp": parse_key_values(args.nfsp_opt, "--nfsp-opt")}
         run_all(args.env or ENV_IDS, args.algo or ALGORITHMS, args.minutes, args.seed, args.points, args.curve_games,

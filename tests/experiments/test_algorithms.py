@@ -10,6 +10,7 @@ depend on the machine's speed."""
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -235,14 +236,21 @@ def test_the_bridge_environment_hands_the_acting_player_its_transformed_observat
 
 
 # --------------------------------------------------------------- the table
-def test_the_table_script_renders_saved_results_between_its_markers(tmp_path):
-    import importlib.util
-    import os
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    spec = importlib.util.spec_from_file_location("algorithm_table", os.path.join(root, "scripts", "algorithm_table.py"))
+
+def table_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("algorithm_table", os.path.join(ROOT, "scripts", "algorithm_table.py"))
     table = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(table)
+    return table
+
+
+def test_the_table_script_renders_saved_results_between_its_markers(tmp_path):
+    root = ROOT
+    table = table_script()
     with open(os.path.join(root, "agents", "pretrained", "unrest_v0.json")) as f:
         shipped_seconds = json.load(f)["training"]["train_seconds"]
     assert table.recipe_minutes("unrest_v0") == pytest.approx(shipped_seconds / 60, abs=0.01)
@@ -268,6 +276,31 @@ def test_the_table_script_renders_saved_results_between_its_markers(tmp_path):
     assert "| unrest_v0 | dmc | rebel | 50.0% [20.0%, 80.0%] | 50.0% [20.0%, 80.0%] | 1200 ± 50 | 2026-12-03.abcd1234 | 9.53 min |" in text
     assert "unrest_v0: dmc (1200)" in text and "[unrest_v0 dmc](algorithms/unrest_v0-dmc.png)" in text
     assert "| unrest_v0 | ![unrest_v0 dmc](algorithms/unrest_v0-dmc.png) | n/a |" in text  # the curves inline
+
+
+def test_rescore_plays_a_saved_runs_card_again_on_the_ladder_shipped_now_and_keeps_its_training(tmp_path):
+    from spyenvs.agents.ladder import load_ladder
+
+    table = table_script()
+    out = tmp_path / "run"
+    assert main(["unrest_v0", "--algo", "dmc", "--steps", "300", "--points", "2", "--curve-games", "1",
+                 "--scorecard-games", "0", "--out", str(out), "--opt", "num_games=8", "--opt", "hidden=[32]",
+                 "--quiet"]) == 0
+    saved = json.loads((out / "results.json").read_text())
+    old_card = {"seed": 0, "max_decisions": 5000, "ladder": {"version": "2026-01-01.00000000"}, "opponents": []}
+    saved.update(scorecard=old_card, elo={"elo": 1.0, "plus_minus": 1.0, "bound": None})
+    folder = tmp_path / "algorithms"
+    folder.mkdir()
+    (folder / "unrest_v0-dmc.json").write_text(json.dumps(saved))
+    table.rescore("unrest_v0", "dmc", games=1, search_games=1, folder=str(folder), runs=str(tmp_path), quiet=True)
+    again = json.loads((folder / "unrest_v0-dmc.json").read_text())
+    assert again["scorecard"]["ladder"]["version"] == load_ladder("unrest_v0")["ladder_version"]
+    assert again["elo"] == again["scorecard"]["rating"] and again["elo"]["elo"] != 1.0 and again["rescored"]
+    assert again["timesteps"] == saved["timesteps"] and again["load"] == saved["load"]  # the training kept
+    assert again["scorecard"]["games_per_role"] == 1
+    (out / "final.npz").unlink()
+    with pytest.raises(ValueError, match="is gone"):
+        table.rescore("unrest_v0", "dmc", games=1, folder=str(folder), quiet=True)
 
 
 # --------------------------------------------------------------- bad input
