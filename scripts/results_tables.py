@@ -8,7 +8,8 @@ results in one go, never by hand:
 * the algorithm × game × role table of score cards (``scripts/algorithm_table.py --tables``,
   from ``docs/algorithms/*.json``);
 * where a run with the heuristic prior starts, per weight (``scripts/prior_weight_probe.py
-  --tables``, from ``docs/prior/*.json``).
+  --tables``, from ``docs/prior/*.json``);
+* each recipe's runs with several seeds (``scripts/seed_runs.py --tables``, from ``docs/seeds/*.json``).
 
 Run from the repository root; it plays no game:
 
@@ -26,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the sibling sc
 import algorithm_table  # noqa: E402
 import exploit_report  # noqa: E402
 import prior_weight_probe  # noqa: E402
+import seed_runs  # noqa: E402
 
 from spyenvs.experiments import leaderboard  # noqa: E402
 from spyenvs.tools.arguments import run_reporting_errors  # noqa: E402
@@ -43,6 +45,7 @@ def write_all(root: str = ROOT) -> list[str]:
     exploit_report.write_table(results_md, os.path.join(docs, "exploit"))
     algorithm_table.write_table(results_md, os.path.join(docs, "algorithms"))
     prior_weight_probe.write_table(results_md, os.path.join(docs, "prior"))
+    seed_runs.write_table(results_md, os.path.join(docs, "seeds"))
     return [readme, results_md, benchmarking_md]
 
 
