@@ -1,6 +1,6 @@
 """The shipped pretrained policies, their measured results, and the tables made from them.
 
-Four jobs, each one command:
+Five jobs, each one command:
 
 * ``--ship RUN_DIR``: copy a training run's ``final.npz`` into
   ``agents/pretrained/<env_id>.npz`` (what ``make_policy("pretrained")`` loads) and
@@ -14,6 +14,9 @@ Four jobs, each one command:
 * ``--backfill-heuristic ENV``: add the heuristic's own scores to a record shipped
   without them, on the games its evaluation played (the trainer's final evaluation
   for a record that does not say).
+* ``--remeasure ENV``: measure a shipped file again as ``--ship`` does, at ``--games``
+  per role (default 400, the issue's bar), and rewrite its figures; the file is
+  unchanged, so its ladders stay valid.
 * ``ENV [ENV ...]`` (the leaderboard): a round-robin of ``random``, ``heuristic``,
   ``pretrained``, ``ismcts:SIMS`` and ``expert`` on each game's default config
   (``--games`` per ordered pair, ``--search-games`` for pairs with a search bot,
@@ -32,6 +35,7 @@ Four jobs, each one command:
 
     python -m spyenvs.experiments.leaderboard --ship runs/the_agents_v0
     python -m spyenvs.experiments.leaderboard --backfill-heuristic unrest_v0
+    python -m spyenvs.experiments.leaderboard --remeasure unrest_v0 --games 400
     python -m spyenvs.experiments.leaderboard the_agents_v0 unrest_v0 --games 100 --search-games 40 --workers 2
     python -m spyenvs.experiments.leaderboard unrest_v0 --games 200 --ladder
     python -m spyenvs.experiments.leaderboard --ladder --from-saved
@@ -51,7 +55,7 @@ import time
 from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
 from spyenvs.agents.ladder import is_search, pretrained_digest, read_ladder
-from spyenvs.agents.pretrained import available
+from spyenvs.agents.pretrained import available, pretrained_path
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average, pct,
                                           pin_blas_threads, plot_learning_curve, reference_levels, tournament,
@@ -137,16 +141,7 @@ def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, r
     load = run.get("load", "?")
     reference, evaluation = run.get("heuristic_vs"), run.get("evaluation")
     if reevaluate or not enough:
-        policy = TorchPolicy.load(dst)
-        n = games_for(make_game(env_id, **run["config"]), games)
-        opponents = {"random": seed, "heuristic": seed + 1}
-        if progress:
-            progress(f"{env_id}: pretrained and heuristic vs random and heuristic, {n} games each")
-        vs = vs_opponents(env_id, run["config"], policy, n, seed, SHIP_MAX_DECISIONS, opponents)
-        reference = heuristic_reference(env_id, run["config"], n, seed, SHIP_MAX_DECISIONS, opponents)
-        evaluation = {"seed": seed, "games": n, "opponent_seeds": opponents, "max_decisions": SHIP_MAX_DECISIONS,
-                      "deterministic": True, "heuristic_seed": heuristic_seed(opponents)}
-        load = load_average()
+        vs, reference, evaluation, load = measure_file(env_id, run["config"], dst, games, seed, progress)
     record = {"env_id": env_id, "config": run["config"], "num_players": run["num_players"], "vs": vs,
               "games_per_role": games, "load": load,
               "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second",
@@ -157,6 +152,37 @@ def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, r
         if value:
             record[key] = value
     write_record(record)
+    return record
+
+
+def measure_file(env_id: str, config: dict, path: str, games: int, seed: int = SHIP_EVAL.start,
+                 progress=None) -> tuple[dict, dict, dict, str]:
+    """A policy file and, in its seats on the same games, the heuristic, each against
+    random and the heuristic, ``games`` games per role from ``seed`` (seats rotated,
+    team roles as a team). Returns (its results, the heuristic's, the plan, the load)."""
+    policy = TorchPolicy.load(path)
+    n = games_for(make_game(env_id, **config), games)
+    opponents = {"random": seed, "heuristic": seed + 1}
+    if progress:
+        progress(f"{env_id}: pretrained and heuristic vs random and heuristic, {n} games each")
+    vs = vs_opponents(env_id, config, policy, n, seed, SHIP_MAX_DECISIONS, opponents)
+    reference = heuristic_reference(env_id, config, n, seed, SHIP_MAX_DECISIONS, opponents)
+    evaluation = {"seed": seed, "games": n, "opponent_seeds": opponents, "max_decisions": SHIP_MAX_DECISIONS,
+                  "deterministic": True, "heuristic_seed": heuristic_seed(opponents)}
+    return vs, reference, evaluation, load_average()
+
+
+def remeasure(env_id: str, games: int, folder: str | None = None, progress=None) -> dict:
+    """Measure a shipped file again at ``games`` games per role (:func:`measure_file`,
+    the ship's seeds) and put the figures in its record; the file, its training record
+    and every ladder that rated it stay as they are (the file is unchanged)."""
+    path = os.path.join(folder or PRETRAINED, f"{env_id}.json")
+    with open(path) as f:
+        record = json.load(f)
+    vs, reference, evaluation, load = measure_file(env_id, record["config"], pretrained_path(env_id), games,
+                                                   progress=progress)
+    record.update(vs=vs, heuristic_vs=reference, evaluation=evaluation, games_per_role=games, load=load)
+    write_record(record, folder)
     return record
 
 
@@ -533,6 +559,9 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=1,
                     help="leaderboard: matches played at once in worker processes (each pinned to one BLAS thread)")
     ap.add_argument("--reevaluate", action="store_true", help="--ship: measure the file again, not the run's figures")
+    ap.add_argument("--remeasure", metavar="ENV", action="append", default=[],
+                    help="measure the shipped ENV file again at --games per role (default 400) and rewrite its "
+                         "figures (repeatable)")
     ap.add_argument("--ladder", action="store_true",
                     help="also freeze the score card's ladder agents/ladder/ENV.json from the round-robin")
     ap.add_argument("--from-saved", action="store_true",
@@ -557,7 +586,7 @@ def main(argv=None) -> int:
         raise SystemExit("spyenvs: error: --workers must be at least 1")
     if args.from_saved and not args.ladder:
         raise SystemExit("spyenvs: error: --from-saved goes with --ladder")
-    bad = [e for e in args.backfill_heuristic if e not in available()]
+    bad = [e for e in args.backfill_heuristic + args.remeasure if e not in available()]
     if bad:
         raise SystemExit(f"spyenvs: error: no shipped policy for {bad[0]!r}; shipped: {', '.join(available())}")
     for run_dir in args.ship or []:
@@ -580,9 +609,14 @@ def main(argv=None) -> int:
         rec = backfill_heuristic(env_id, progress=say)
         say(f"{env_id}: " + "; ".join(f"heuristic {k} vs {o} {v['rate']:.1%}" for o, ks in rec["heuristic_vs"].items()
                                       for k, v in ks.items()))
+    for env_id in args.remeasure:
+        rec = remeasure(env_id, args.games or 400, progress=say)
+        say(f"{env_id}: " + "; ".join(f"pretrained {k} vs {o} {v['rate']:.1%} (heuristic's own "
+                                      f"{rec['heuristic_vs'][o][k]['rate']:.1%})"
+                                      for o, ks in rec["vs"].items() for k, v in ks.items()) + f", load {rec['load']}")
     if args.tables:
         write_tables()
-    if not (args.ship or args.envs or args.tables or args.from_saved or args.backfill_heuristic):
+    if not (args.ship or args.envs or args.tables or args.from_saved or args.backfill_heuristic or args.remeasure):
         ap.print_usage(sys.stderr)
         return 2
     return 0

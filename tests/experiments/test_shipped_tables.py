@@ -15,6 +15,7 @@ pytest.importorskip("matplotlib")
 pytest.importorskip("yaml")
 
 from spyenvs.experiments import leaderboard  # noqa: E402
+from spyenvs.agents.torch_policy import TorchPolicy  # noqa: E402
 from spyenvs.experiments.evaluate import heuristic_reference  # noqa: E402
 
 SHIPPED = leaderboard.PRETRAINED
@@ -102,6 +103,21 @@ def test_ship_measuring_again_measures_the_heuristic_on_the_same_games(tmp_path,
     assert rec["heuristic_vs"] == heuristic_reference("unrest_v0", rec["config"], 4, 2026, 5000,
                                                       plan["opponent_seeds"])
     assert rec["vs"]["heuristic"]["rebel"]["games"] == rec["heuristic_vs"]["heuristic"]["rebel"]["games"] == 2
+
+
+def test_remeasure_plays_the_shipped_file_and_the_heuristic_on_the_same_games_and_keeps_the_training(tmp_path):
+    from spyenvs.agents.pretrained import pretrained_path
+    from spyenvs.experiments.evaluate import vs_opponents
+
+    shipped = _copy(tmp_path, "unrest_v0")
+    rec = leaderboard.remeasure("unrest_v0", 2, folder=str(tmp_path))
+    plan = rec["evaluation"]
+    assert plan["seed"] == 2026 and plan["opponent_seeds"] == {"random": 2026, "heuristic": 2027} and plan["games"] == 4
+    assert rec["games_per_role"] == 2 and rec["training"] == shipped["training"] and rec["load"]
+    assert rec["heuristic_vs"] == heuristic_reference("unrest_v0", rec["config"], 4, 2026, 5000, plan["opponent_seeds"])
+    assert rec["vs"] == vs_opponents("unrest_v0", rec["config"], TorchPolicy.load(pretrained_path("unrest_v0")), 4,
+                                     2026, 5000, plan["opponent_seeds"])
+    assert json.loads((tmp_path / "unrest_v0.json").read_text())["vs"] == rec["vs"]
 
 
 # ------------------------------------------------------------------ tables and pictures
