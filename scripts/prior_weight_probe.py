@@ -25,11 +25,11 @@ import time
 
 from spyenvs.agents import make_policy
 from spyenvs.agents.torch_policy import TorchPolicy
-from spyenvs.experiments.evaluate import evaluate_vs, load_average, pct, pin_blas_threads
+from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, pct, pin_blas_threads
 from spyenvs.experiments.leaderboard import rewrite_between
 from spyenvs.experiments.league import SnapshotLeague
 from spyenvs.experiments.train_selfplay import Learner, RunState, describe_game, load_config, make_model, make_vec_env
-from spyenvs.registry import ENV_IDS
+from spyenvs.registry import ENV_IDS, make_game
 from spyenvs.tools.arguments import non_negative_int, positive_float, positive_int, run_reporting_errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,23 +54,26 @@ def untrained_prior(env_id: str, weight: float, folder: str) -> tuple[str, dict,
 
 
 def probe(env_id: str, weights: list[float], games: int, seed: int = SEED) -> dict:
+    """The untrained prior at each weight, greedy and sampled, and the heuristic in its
+    seats, ``games`` games per role each against the heuristic."""
     pin_blas_threads()
     t0, load_start = time.monotonic(), load_average()
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for weight in weights:
             path, config, max_decisions = untrained_prior(env_id, weight, folder)
+            total = games_for(make_game(env_id, **config), games)  # evaluate_vs counts games over all roles
             # greedy play is the argmax of weight * scores: the same at every weight
             for mode in ("greedy", "sampled") if weight == weights[0] else ("sampled",):
                 policy = TorchPolicy.load(path, deterministic=mode == "greedy", seed=seed + 1)
-                res = evaluate_vs(env_id, config, policy, make_policy("heuristic", seed=seed), games, seed,
+                res = evaluate_vs(env_id, config, policy, make_policy("heuristic", seed=seed), total, seed,
                                   max_decisions)
                 rows.append({"weight": weight, "mode": mode, "kinds": res["kinds"]})
                 print(f"{env_id} weight {weight:g} {mode}: "
                       + ", ".join(f"{k} {pct(v['rate'], v['low'], v['high'])}" for k, v in res["kinds"].items()),
                       file=sys.stderr, flush=True)
         own = evaluate_vs(env_id, config, make_policy("heuristic", seed=seed + 1), make_policy("heuristic", seed=seed),
-                          games, seed, max_decisions)
+                          total, seed, max_decisions)
     return {"env_id": env_id, "config": config, "games": games, "seed": seed, "rows": rows,
             "heuristic_vs_heuristic": own["kinds"], "seconds": round(time.monotonic() - t0, 1),
             "load": {"start": load_start, "end": load_average()},

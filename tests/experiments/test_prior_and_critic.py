@@ -296,3 +296,18 @@ def test_the_prior_probe_table_shows_each_weight_beside_the_heuristics_own_score
     assert lines[2].startswith("| specter_ops_v0 | agent | greedy (any weight) | 60.0% [10.0%, 90.0%] | 55.0%")
     assert lines[3].startswith("| specter_ops_v0 | agent | sampled, weight 1 | 5.0%")
     assert lines[4].startswith("| specter_ops_v0 | agent | sampled, weight 10 | 50.0%") and len(lines) == 5
+
+
+def test_the_prior_probe_plays_its_games_per_role():
+    import importlib.util
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location("prior_weight_probe",
+                                                  os.path.join(root, "scripts", "prior_weight_probe.py"))
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    res = probe.probe("unrest_v0", [1.0], games=2)
+    assert [(r["mode"], {k: v["games"] for k, v in r["kinds"].items()}) for r in res["rows"]] == [
+        ("greedy", {"rebel": 2, "empire": 2}), ("sampled", {"rebel": 2, "empire": 2})]
+    assert {k: v["games"] for k, v in res["heuristic_vs_heuristic"].items()} == {"rebel": 2, "empire": 2}
