@@ -39,7 +39,7 @@ from spyenvs.experiments.evaluate import load_average, pct
 from spyenvs.experiments.leaderboard import rewrite_between
 from spyenvs.experiments.scorecard import capped_search_games
 from spyenvs.registry import ENV_IDS
-from spyenvs.tools.arguments import non_negative_int, parse_key_values, positive_float, positive_int, run_reporting_errors
+from spyenvs.tools.arguments import add_saved_results_arguments, non_negative_int, parse_key_values, positive_float, positive_int, run_reporting_errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "docs", "algorithms")
@@ -283,14 +283,10 @@ def main(argv=None) -> int:
                     help="also the score card of each game's shipped PPO policy (default on)")
     ap.add_argument("--dmc-opt", action="append", metavar="KEY=VALUE", help="a DMC option for every run")
     ap.add_argument("--nfsp-opt", action="append", metavar="KEY=VALUE", help="an NFSP option for every run")
-    ap.add_argument("--folder", default=FOLDER, help="where results are saved (default docs/algorithms)")
-    ap.add_argument("--runs", default=os.path.join("runs", "algorithms"), help="the runs' own folders")
-    ap.add_argument("--results-md", default=RESULTS_MD, help="the page whose table is rewritten")
     ap.add_argument("--rescore", action="store_true",
                     help="no training: play each saved run's score card again on the ladder shipped now, from "
                          "its kept runs/ file (after a ladder is remade)")
-    ap.add_argument("--tables", action="store_true", help="only rewrite the table from the saved results")
-    ap.add_argument("--quiet", action="store_true")
+    add_saved_results_arguments(ap, FOLDER, RESULTS_MD, os.path.join("runs", "algorithms"))
     args = ap.parse_args(argv)
     if args.rescore and not args.tables:
         for env_id in args.env or ENV_IDS:

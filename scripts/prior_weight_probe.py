@@ -30,7 +30,7 @@ from spyenvs.experiments.leaderboard import rewrite_between
 from spyenvs.experiments.league import SnapshotLeague
 from spyenvs.experiments.train_selfplay import Learner, RunState, describe_game, load_config, make_model, make_vec_env
 from spyenvs.registry import ENV_IDS, make_game
-from spyenvs.tools.arguments import non_negative_int, positive_float, positive_int, run_reporting_errors
+from spyenvs.tools.arguments import add_saved_results_arguments, non_negative_int, positive_float, positive_int, run_reporting_errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "docs", "prior")
@@ -109,9 +109,7 @@ def main(argv=None) -> int:
     ap.add_argument("--weights", nargs="+", type=positive_float, default=[1.0, 4.0, 10.0, 30.0])
     ap.add_argument("--games", type=positive_int, default=100, help="games per role (default 100)")
     ap.add_argument("--seed", type=non_negative_int, default=SEED)
-    ap.add_argument("--folder", default=FOLDER)
-    ap.add_argument("--results-md", default=RESULTS_MD)
-    ap.add_argument("--tables", action="store_true", help="only rewrite the table from the saved probes")
+    add_saved_results_arguments(ap, FOLDER, RESULTS_MD, quiet=False)
     args = ap.parse_args(argv)
     if not args.tables:
         if args.env_id is None:

@@ -28,7 +28,7 @@ import sys
 from spyenvs.experiments.evaluate import pct
 from spyenvs.experiments.leaderboard import BEAT_HEURISTIC_BY, NEAR_HEURISTIC_VS_RANDOM, beats_heuristic, rewrite_between
 from spyenvs.registry import ENV_IDS
-from spyenvs.tools.arguments import non_negative_int, positive_int, run_reporting_errors
+from spyenvs.tools.arguments import add_saved_results_arguments, non_negative_int, positive_int, run_reporting_errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "docs", "seeds")
@@ -127,11 +127,7 @@ def main(argv=None) -> int:
     ap.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
                     help="a training option on top of the default config (repeatable)")
     ap.add_argument("--tag", default=None, help="names the recipe variant in the saved files' names")
-    ap.add_argument("--folder", default=FOLDER, help="where results are saved (default docs/seeds)")
-    ap.add_argument("--runs", default=os.path.join("runs", "seeds"), help="the runs' own folders")
-    ap.add_argument("--results-md", default=RESULTS_MD, help="the page whose table is rewritten")
-    ap.add_argument("--tables", action="store_true", help="only rewrite the table from the saved results")
-    ap.add_argument("--quiet", action="store_true")
+    add_saved_results_arguments(ap, FOLDER, RESULTS_MD, os.path.join("runs", "seeds"))
     args = ap.parse_args(argv)
     if not args.tables:
         if args.env_id is None:

@@ -107,6 +107,21 @@ def positive_float(text: str) -> float:
     return value
 
 
+def add_saved_results_arguments(p: argparse.ArgumentParser, folder: str, results_md: str,
+                                runs: str | None = None, quiet: bool = True) -> None:
+    """The scripts that save results under docs/ and rewrite a generated table from
+    them: ``--folder``, ``--runs`` (with ``runs``), ``--results-md``, ``--tables`` and
+    (with ``quiet``) ``--quiet``."""
+    p.add_argument("--folder", default=folder,
+                   help=f"where the results are saved (default {os.path.relpath(folder)})")
+    if runs is not None:
+        p.add_argument("--runs", default=runs, help=f"the runs' own folders (default {runs})")
+    p.add_argument("--results-md", default=results_md, help="the page whose table is rewritten")
+    p.add_argument("--tables", action="store_true", help="only rewrite the table from the saved results")
+    if quiet:
+        p.add_argument("--quiet", action="store_true")
+
+
 def add_train_arguments(p: argparse.ArgumentParser) -> None:
     """``spyenvs train`` (SB3 and RLlib trainers)."""
     p.add_argument("env_id", help="env id, e.g. unrest_v0")
