@@ -246,7 +246,14 @@ class BoundISMCTS(BasePolicy):
         else:
             it = spec.simulations
         self.last_iterations = it
-        best_a, best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward))
+        # only what is legal here: a reused subtree grew in worlds whose chance events
+        # (a draw after our own move) differ from this one, so it may hold moves we lack
+        legal = game.legal_mask()
+        playable = [(a, node) for a, node in root.children.items() if legal[a]]
+        if not playable:
+            self._kept = None
+            return int(np.flatnonzero(legal)[0])
+        best_a, best = max(playable, key=lambda kv: (kv[1].visits, kv[1].reward))
         if spec.reuse_tree:
             self._kept = (best, game.seed, len(game.actions), int(best_a))
         return int(best_a)

@@ -185,6 +185,25 @@ def test_tree_reuse_continues_when_the_same_seat_decides_again():
     assert agent._root(g) is root
 
 
+def test_a_reused_subtree_never_makes_search_play_a_move_illegal_here():
+    """Reuse keeps the subtree after our own move, grown in resampled worlds: where a
+    chance event followed that move (a card drawn), the subtree can hold moves that
+    are illegal in the real game (Spy Games' expert played one, found by a score card).
+    Search chooses among the real game's legal moves only."""
+    from spyenvs.agents.ismcts import _Node
+
+    g = make_game("spy_games_v0")
+    g.reset(0)
+    agent = parse_spec("ismcts:5:random:reuse=1", seed=0).bind(g, g.current_player)
+    legal = g.legal_mask()
+    illegal = int(np.flatnonzero(legal == 0)[0])
+    root = _Node()
+    root.children[illegal] = _Node()
+    root.children[illegal].visits = 10_000  # far ahead of anything 5 simulations make
+    agent._root = lambda game: root
+    assert legal[agent.search(g)]
+
+
 @pytest.mark.parametrize("spec, field, value", [
     ("ismcts", "simulations", 200),
     ("ismcts:30", "simulations", 30),
