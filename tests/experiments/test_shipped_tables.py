@@ -128,7 +128,7 @@ def _reference(rate: float) -> dict:
 def test_the_results_table_shows_the_heuristic_beside_each_score_and_a_dash_without(tmp_path):
     _copy(tmp_path, "unrest_v0", heuristic_vs={"random": {"rebel": _reference(0.77), "empire": _reference(0.9)},
                                                "heuristic": {"rebel": _reference(0.538), "empire": _reference(0.455)}})
-    _copy(tmp_path, "the_agents_v0")
+    agents = _copy(tmp_path, "the_agents_v0")
     rows = {tuple(c.strip() for c in line.split("|")[1:3]): line.split("|")[1:-1]
             for line in leaderboard.results_table(str(tmp_path)).splitlines()[2:]}
     header = [c.strip() for c in leaderboard.results_table(str(tmp_path)).splitlines()[0].split("|")[1:-1]]
@@ -137,7 +137,8 @@ def test_the_results_table_shows_the_heuristic_beside_each_score_and_a_dash_with
     rebel = [c.strip() for c in rows[("unrest_v0 (2p)", "rebel")]]
     assert rebel[3] == "77.0% [72.0%, 82.0%]" and rebel[7] == "53.8% [48.8%, 58.8%]"
     player = [c.strip() for c in rows[("the_agents_v0 (2p)", "player")]]
-    assert player[3] == "-" and player[7] == "-" and player[2].startswith("96.0%")
+    assert player[3] == "-" and player[7] == "-"
+    assert player[2].startswith(f"{agents['vs']['random']['player']['rate']:.1%} [")  # the record's own figure
 
 
 def test_the_table_says_when_an_earlier_snapshot_ships(tmp_path):
