@@ -176,9 +176,7 @@ def remeasure(env_id: str, games: int, folder: str | None = None, progress=None)
     """Measure a shipped file again at ``games`` games per role (:func:`measure_file`,
     the ship's seeds) and put the figures in its record; the file, its training record
     and every ladder that rated it stay as they are (the file is unchanged)."""
-    path = os.path.join(folder or PRETRAINED, f"{env_id}.json")
-    with open(path) as f:
-        record = json.load(f)
+    record = read_record(env_id, folder)
     vs, reference, evaluation, load = measure_file(env_id, record["config"], pretrained_path(env_id), games,
                                                    progress=progress)
     record.update(vs=vs, heuristic_vs=reference, evaluation=evaluation, games_per_role=games, load=load)
@@ -192,6 +190,12 @@ def read_history(run_dir: str) -> list[dict] | None:
     if not os.path.isfile(path):
         return None
     with open(path) as f:
+        return json.load(f)
+
+
+def read_record(env_id: str, folder: str | None = None) -> dict:
+    """The shipped record ``agents/pretrained/<env_id>.json`` (or ``folder``'s)."""
+    with open(os.path.join(folder or PRETRAINED, f"{env_id}.json")) as f:
         return json.load(f)
 
 
@@ -225,9 +229,7 @@ def backfill_heuristic(env_id: str, folder: str | None = None, progress=None) ->
     """Add the heuristic's own scores to a shipped record that lacks them: the
     heuristic in the policy's seats, against the same opponents, on the same games
     (:func:`trainer_evaluation_plan`); the plan is written beside them."""
-    path = os.path.join(folder or PRETRAINED, f"{env_id}.json")
-    with open(path) as f:
-        record = json.load(f)
+    record = read_record(env_id, folder)
     plan = dict(trainer_evaluation_plan(record))
     if progress:
         progress(f"{env_id}: heuristic vs {', '.join(plan['opponent_seeds'])}, {plan['games']} games each")

@@ -63,6 +63,14 @@ def recipe_minutes(env_id: str) -> float:
     return round(float(recipe_training(env_id)["train_seconds"]) / 60.0, 2)
 
 
+def save_result(path: str, res: dict) -> str:
+    """One result as ``docs/algorithms`` keeps it (indented JSON, a final newline)."""
+    with open(path, "w") as f:
+        json.dump(res, f, indent=1, default=str)
+        f.write("\n")
+    return path
+
+
 def run_all(envs, algos, minutes: float | None = None, seed: int = 0, points: int = 6, curve_games: int = 40,
             scorecard_games: int = 100, ppo: bool = True, folder: str = FOLDER,
             runs: str = os.path.join("runs", "algorithms"), overrides: dict | None = None,
@@ -81,10 +89,7 @@ def run_all(envs, algos, minutes: float | None = None, seed: int = 0, points: in
                                 scorecard_search_games=scorecard_search_games)
             with open(os.path.join(runs, stem, "scorecard.json")) as f:
                 res["scorecard"] = json.load(f)
-            path = os.path.join(folder, f"{stem}.json")
-            with open(path, "w") as f:
-                json.dump(res, f, indent=1, default=str)
-                f.write("\n")
+            path = save_result(os.path.join(folder, f"{stem}.json"), res)
             picture = os.path.join(runs, stem, "curve.png")
             if os.path.isfile(picture):
                 shutil.copyfile(picture, os.path.join(folder, f"{stem}.png"))
@@ -115,10 +120,7 @@ def ppo_card(env_id: str, games: int, seed: int, folder: str = FOLDER,
            "policy": "pretrained", "load": {"start": load_start, "end": load_average()},
            "elo": card["rating"], "scorecard": card, "seconds": round(time.monotonic() - t0, 1),
            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    path = os.path.join(folder, f"{env_id}-{PPO}.json")
-    with open(path, "w") as f:
-        json.dump(res, f, indent=1)
-        f.write("\n")
+    path = save_result(os.path.join(folder, f"{env_id}-{PPO}.json"), res)
     print(f"wrote {path}", file=sys.stderr)
     return path
 
@@ -151,9 +153,7 @@ def rescore(env_id: str, algo: str, games: int, search_games: int | None = None,
                            search_games=search_games)
     res.update(scorecard=card, elo=card["rating"],
                rescored=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
-    with open(path, "w") as f:
-        json.dump(res, f, indent=1, default=str)
-        f.write("\n")
+    save_result(path, res)
     print(f"wrote {path} (score card played again on ladder {(card.get('ladder') or {}).get('version')})",
           file=sys.stderr)
     return path
