@@ -240,7 +240,7 @@ def test_the_options_are_checked_with_one_line_errors(overrides, message):
 
 
 #: the recipe options each shipped config turns on (measured: docs/results.md)
-SHIPPED_OPTIONS = {"the_agents_v0": ("none", False, False), "unrest_v0": ("heuristic", False, False),
+SHIPPED_OPTIONS = {"the_agents_v0": ("heuristic", False, False), "unrest_v0": ("heuristic", False, False),
                    "spy_games_v0": ("none", False, False), "specter_ops_v0": ("heuristic", False, True)}
 
 
