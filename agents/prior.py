@@ -13,6 +13,13 @@ names it (``"prior": {"kind": "heuristic", "weight": w}``) and
 :class:`~spyenvs.agents.torch_policy.TorchPolicy` binds the game's heuristic when it
 binds to a seat.
 
+The weight is one positive number for every role kind, or a mapping from each role
+kind to its own (``{"agent": 2, "hunter": 10}``): a seat's logits then use its kind's
+weight. A kind whose heuristic prefers its move by a small margin (Specter Ops' agent
+scores her move 1 above the rest) needs a small weight for the residual to change
+her play; :func:`prior_weight_per_kind` reads either form, for the trainer and the
+player alike.
+
 The scores reach the network as :func:`prior_columns`: finite float32, the legal
 actions shifted so the best is 0 (float32 keeps the heuristic's small tie-breaks
 near the top), clipped at :data:`SCORE_FLOOR`, 0 on illegal actions (masked anyway).
@@ -29,6 +36,7 @@ same observation (its move is discarded) so its memory moves on as in its own ga
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,6 +45,45 @@ import numpy as np
 PRIOR_KINDS = ("none", "heuristic")
 #: the lowest prior column (a legal action's score below the best, clipped here)
 SCORE_FLOOR = -1.0e4
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < float("inf")
+
+
+def check_prior_weight(weight: Any, what: str) -> None:
+    """A prior weight's form (module docstring): a positive number, or a non-empty
+    mapping from role-kind names to positive numbers; else a one-line ValueError
+    beginning with ``what`` (the option or file it came from)."""
+    if isinstance(weight, Mapping):
+        if not weight:
+            raise ValueError(f"{what} must name a weight for each role kind, got an empty mapping")
+        for kind, value in weight.items():
+            if not isinstance(kind, str) or not _positive(value):
+                raise ValueError(f"{what} must map each role kind to a positive number, got {kind!r}: {value!r}")
+    elif not _positive(weight):
+        raise ValueError(f"{what} must be a positive number or a mapping from role kind to one, got {weight!r}")
+
+
+def prior_weight_per_kind(weight: Any, kinds: Sequence[str], what: str) -> float | list[float]:
+    """The prior's weight for each of ``kinds`` (a game's role kinds, in order): a float
+    where one weight serves every kind (a number, or a game of one role kind), else a
+    list in ``kinds``' order. A mapping must name exactly ``kinds``; anything else is a
+    one-line ValueError beginning with ``what`` (:func:`check_prior_weight`)."""
+    check_prior_weight(weight, what)
+    if not isinstance(weight, Mapping):
+        return float(weight)
+    kinds = list(kinds)
+    unknown = [k for k in weight if k not in kinds]
+    if unknown:
+        raise ValueError(f"{what} names role kind {unknown[0]!r}, which the game does not have; "
+                         f"its role kinds: {', '.join(kinds)}")
+    missing = [k for k in kinds if k not in weight]
+    if missing:
+        raise ValueError(f"{what} has no weight for role kind {missing[0]!r}; a mapping names each of "
+                         f"{', '.join(kinds)}")
+    weights = [float(weight[k]) for k in kinds]
+    return weights[0] if len(weights) == 1 else weights
 
 
 def prior_columns(scores: np.ndarray, masks: np.ndarray) -> np.ndarray:

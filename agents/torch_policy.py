@@ -15,7 +15,8 @@ overhead, and the policy stays picklable for subprocess workers.
 A checkpoint whose metadata names a ``prior`` (``{"kind": "heuristic", "weight": w}``,
 :mod:`spyenvs.agents.prior`) was trained as a residual over the heuristic's scores:
 ``bind(game, seat)`` binds the game's heuristic to the seat, and the logits are
-``weight * prior_columns(scores) + the network's``. The heuristic is package code; the
+``weight * prior_columns(scores) + the network's``, ``weight`` the seat's role kind's
+where ``w`` is a mapping from role kind to weight. The heuristic is package code; the
 file holds only the network.
 
 A checkpoint whose metadata names a ``macro`` (``"specter_destination"``,
@@ -38,7 +39,7 @@ from .card_table import CardTableActor
 from .checkpoint import CheckpointError, mlp_weights, read_checkpoint
 from .macros import MACRO_KINDS, make_macro
 from .policy import BasePolicy, check_mask, role_kind
-from .prior import PRIOR_KINDS, make_prior
+from .prior import PRIOR_KINDS, make_prior, prior_weight_per_kind
 
 
 def policy_input(obs: np.ndarray, kind_index: int, n_kinds: int) -> np.ndarray:
@@ -77,10 +78,11 @@ class MLPActor:
         return x
 
 
-def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float]:
-    """(kind, weight) of a checkpoint's ``prior`` (absent: ``("none", 0.0)``); an
-    unknown kind or a weight that is not a positive number raises
-    :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
+def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float | list[float]]:
+    """(kind, weight) of a checkpoint's ``prior`` (absent: ``("none", 0.0)``), the
+    weight a float, or one per ``role_kinds`` in their order
+    (:func:`~spyenvs.agents.prior.prior_weight_per_kind`); an unknown kind or a
+    malformed weight raises :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
     prior = meta.get("prior")
     if prior is None:
         return "none", 0.0
@@ -89,9 +91,10 @@ def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float
     if kind not in PRIOR_KINDS or kind == "none":
         raise CheckpointError(f"{path}: unknown prior {prior!r}; this code reads kind "
                               f"{', '.join(k for k in PRIOR_KINDS if k != 'none')}")
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not weight > 0:
-        raise CheckpointError(f"{path}: the prior's weight must be a positive number, got {weight!r}")
-    return kind, float(weight)
+    try:
+        return kind, prior_weight_per_kind(weight, meta.get("role_kinds", []), "the prior's weight")
+    except ValueError as exc:
+        raise CheckpointError(f"{path}: {exc}") from exc
 
 
 def macro_of(meta: dict[str, Any], path: str = "checkpoint") -> str:
@@ -145,12 +148,18 @@ class TorchPolicy(BasePolicy):
         self.rng = np.random.default_rng(seed)
         self.kind_index = 0
         self.name = name or meta.get("name", "trained")
-        kind, self.prior_weight = prior_of(meta)
+        kind, self.prior_weights = prior_of(meta)
         self._prior = make_prior(kind, None if seed is None else seed + 1)
         self.prior_scorer = None  # the bound prior of the seat (set by bind)
         self._macro = make_macro(macro_of(meta))
         self.macro_player = None  # the macro's player of the seat and game (set by bind)
         self._seat_bound = False
+
+    @property
+    def prior_weight(self) -> float:
+        """The prior's weight in the logits of the seat's role kind (``kind_index``)."""
+        w = self.prior_weights
+        return w if isinstance(w, float) else w[self.kind_index]
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any], path: str = "checkpoint",

@@ -3,7 +3,8 @@ SB3 trainer (:class:`TrainConfig`, :mod:`spyenvs.experiments.train_selfplay`) an
 the RLlib trainer (:class:`RLlibConfig`, :mod:`spyenvs.experiments.rllib_selfplay`).
 
 Loading (:func:`load`): the dataclasses' defaults, then the YAML file, then the
-``--opt a.b=VALUE`` overrides; every value must have its field's type (an int is a
+``--opt a.b=VALUE`` overrides (JSON, else a string; a field that takes a mapping also
+reads YAML's ``{a: 1, b: 2}``); every value must have its field's type (an int is a
 fine float) and every key must be a field, else a one-line ``ValueError``. A
 section typed ``dict`` is open: ``game`` takes any game option (the game checks
 them), RLlib's ``ppo`` any ``AlgorithmConfig.training()`` argument.
@@ -27,9 +28,12 @@ import yaml
 
 import spyenvs.configs
 from spyenvs.agents.macros import MACRO_KINDS
-from spyenvs.agents.prior import PRIOR_KINDS
+from spyenvs.agents.prior import PRIOR_KINDS, check_prior_weight, prior_weight_per_kind
 
 C = TypeVar("C")
+
+#: how net.prior_weight's errors name it
+PRIOR_WEIGHT_OPTION = "training option 'net.prior_weight'"
 
 #: how a type is named in an error message
 TYPE_NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "a string",
@@ -147,8 +151,12 @@ class NetConfig(Section):
     input columns; exported files stay weights-only and name the prior in their
     metadata, the player computing the scores itself. The warm start then fits only
     the critic (the actor already plays the heuristic), and clone_reg.coef must be 0"""
-    prior_weight: float = 1.0
-    """the prior's scores' weight in the logits (net.prior heuristic; positive)"""
+    prior_weight: float | dict[str, float] = 1.0
+    """the prior's scores' weight in the logits (net.prior heuristic): a positive number
+    for every role kind, or a positive number per role kind, naming exactly the game's
+    kinds (YAML {agent: 2, hunter: 10}; on the command line
+    --opt 'net.prior_weight={agent: 2, hunter: 10}'), so a kind whose heuristic prefers
+    its move by a small margin can get a weight its residual can outweigh"""
     privileged_critic: bool = False
     """during training the critic also reads every other seat's observation (the
     true state as far as any role knows it), the actor and every exported file never
@@ -158,8 +166,12 @@ class NetConfig(Section):
     def __post_init__(self) -> None:
         if self.prior not in PRIOR_KINDS:
             raise ValueError(f"training option 'net.prior' must be {' or '.join(PRIOR_KINDS)}, got {self.prior!r}")
-        if not (isinstance(self.prior_weight, (int, float)) and 0 < self.prior_weight < float("inf")):
-            raise ValueError(f"training option 'net.prior_weight' must be a positive number, got {self.prior_weight!r}")
+        check_prior_weight(self.prior_weight, PRIOR_WEIGHT_OPTION)  # the kinds are checked with the game
+
+    def prior_weight_per_kind(self, kinds: list[str]) -> float | list[float]:
+        """``prior_weight`` for a game of role kinds ``kinds``: a float (one weight), or a
+        list in ``kinds``' order; a mapping naming other kinds is a one-line ValueError."""
+        return prior_weight_per_kind(self.prior_weight, kinds, PRIOR_WEIGHT_OPTION)
 
 
 @dataclass
@@ -437,7 +449,24 @@ def _override(cls, node: dict, key: str, value: Any) -> None:
     sub = _section_class(kind)
     if sub is not None and last not in _hints(sub):
         raise ValueError(f"unknown training option {key!r}")
-    node[last] = value
+    node[last] = _flow_mapping(key, _hints(sub)[last], value) if sub is not None else value
+
+
+def _flow_mapping(key: str, kind: Any, value: Any) -> Any:
+    """A string in braces given to a field that takes a mapping, read as YAML's flow
+    mapping (``--opt 'net.prior_weight={agent: 2, hunter: 10}'``: not JSON, so the
+    command line's parser kept it a string); any other value as it is."""
+    if not (isinstance(value, str) and value.strip().startswith("{") and dict in _allowed(kind)):
+        return value
+    try:
+        mapping = yaml.safe_load(value)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ValueError(f"training option {key!r} must be a mapping such as {{a: 1, b: 2}}, "
+                         f"got {value!r} ({problem})") from exc
+    if any(v is None and ":" in str(k) for k, v in mapping.items()):  # YAML read {a:1} as the key "a:1"
+        raise ValueError(f"training option {key!r} needs a space after each colon ({{a: 1, b: 2}}), got {value!r}")
+    return mapping
 
 
 def _type_ok(value: Any, kind: type) -> bool:

@@ -29,13 +29,14 @@ mask's -1e8: it was most of a PPO minibatch's distribution cost.
 (:meth:`spyenvs.wrappers.vec_selfplay.VecSelfPlayEnv.row_layout`, described here by a
 ``row`` dict, :func:`row_parts`): the actor reads only the observation and role
 one-hot (what every exported player reads) and adds ``prior_weight`` times the
-prior's columns to its logits, its last layer starting at zero (residual policy
-learning: training starts at the heuristic's moves); the critic reads the actor's
-input plus the critic-only parts (the opponent's class, every other seat's
-observation) and, with ``value_heads`` > 1, has one value head per role kind,
-picked by the role one-hot. Every architecture takes a ``row``: the MLP as
-:class:`RowMlpPolicy`, the board net (the critic's trunk then reads every seat's board
-planes as channels) and the card table. Without those options nothing changes.
+prior's columns to its logits (one weight, or one per role kind picked by the role
+one-hot), its last layer starting at zero (residual policy learning: training starts
+at the heuristic's moves); the critic reads the actor's input plus the critic-only
+parts (the opponent's class, every other seat's observation) and, with
+``value_heads`` > 1, has one value head per role kind, picked by the role one-hot.
+Every architecture takes a ``row``: the MLP as :class:`RowMlpPolicy`, the board net
+(the critic's trunk then reads every seat's board planes as channels) and the card
+table. Without those options nothing changes.
 
 :func:`policy_kwargs_for` says which policy class and kwargs a game trains with;
 :mod:`spyenvs.experiments.export` turns a trained actor into the plain arrays that
@@ -189,14 +190,16 @@ def row_parts(row: dict | None, width: int) -> dict[str, Any]:
     """The learner row's parts as column bounds (module docstring): the actor reads
     ``[0, actor)``, the critic ``[0, critic)``, the prior's columns are ``[critic,
     critic + prior)``. ``row`` gives the widths (``obs``, ``kinds``, ``opponent``,
-    ``privileged``, ``seats``, ``prior``) and ``prior_weight``, ``value_heads``; None:
+    ``privileged``, ``seats``, ``prior``) and ``prior_weight`` (a float, or a list of
+    one per role kind, in the order of the ``kinds`` columns), ``value_heads``; None:
     the whole row is the actor's and the critic's input. The widths must add up to
     ``width``, else ValueError."""
     if row is None:
         return {"obs": width, "kinds": 0, "opponent": 0, "privileged": 0, "seats": 0, "prior": 0,
                 "prior_weight": 0.0, "value_heads": 1, "actor": width, "critic": width}
     r = {k: int(row.get(k, 0)) for k in ("obs", "kinds", "opponent", "privileged", "seats", "prior")}
-    r["prior_weight"] = float(row.get("prior_weight", 1.0))
+    weight = row.get("prior_weight", 1.0)
+    r["prior_weight"] = [float(w) for w in weight] if isinstance(weight, (list, tuple)) else float(weight)
     r["value_heads"] = int(row.get("value_heads", 1))
     r["actor"] = r["obs"] + r["kinds"]
     r["critic"] = r["actor"] + r["opponent"] + r["privileged"]
@@ -205,8 +208,13 @@ def row_parts(row: dict | None, width: int) -> dict[str, Any]:
                          f" do not add up to the input's {width} columns")
     if r["value_heads"] != 1 and r["value_heads"] != r["kinds"]:
         raise ValueError(f"value_heads must be 1 or one per role kind ({r['kinds']}), got {r['value_heads']}")
-    if r["prior"] and not r["prior_weight"] > 0:
-        raise ValueError(f"prior_weight must be positive, got {r['prior_weight']}")
+    if r["prior"]:
+        weights = r["prior_weight"] if isinstance(r["prior_weight"], list) else [r["prior_weight"]]
+        if not all(w > 0 for w in weights):
+            raise ValueError(f"prior_weight must be positive, got {r['prior_weight']}")
+        if isinstance(r["prior_weight"], list) and len(weights) != r["kinds"]:
+            raise ValueError(f"a prior_weight per role kind needs a role one-hot of as many kinds: "
+                             f"{len(weights)} weights, {r['kinds']} kind columns")
     return r
 
 
@@ -363,6 +371,13 @@ class OwnNetsPolicy(LeanMaskablePolicy):
     #: the learner row's parts (:func:`row_parts`), set by the subclass before building
     row: dict[str, Any]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        weight = self.row["prior_weight"]
+        # a weight per role kind: a buffer, so it follows the policy onto its device
+        per_kind = th.tensor(weight, dtype=th.float32) if self.row["prior"] and isinstance(weight, list) else None
+        self.register_buffer("prior_kind_weights", per_kind, persistent=False)
+
     def _input(self, obs) -> th.Tensor:
         return super(MaskableActorCriticPolicy, self).extract_features(obs, self.features_extractor).float()
 
@@ -373,11 +388,16 @@ class OwnNetsPolicy(LeanMaskablePolicy):
         return x if self.row["critic"] == x.shape[1] else x[:, : self.row["critic"]]
 
     def _add_prior(self, logits: th.Tensor, x: th.Tensor) -> th.Tensor:
-        """The actor's logits plus ``prior_weight`` times the prior's columns."""
+        """The actor's logits plus ``prior_weight`` times the prior's columns (with a
+        weight per role kind, each row's kind's, picked by its role one-hot)."""
         r = self.row
         if not r["prior"]:
             return logits
-        return logits + r["prior_weight"] * x[:, r["critic"]:r["critic"] + r["prior"]]
+        prior = x[:, r["critic"]:r["critic"] + r["prior"]]
+        if self.prior_kind_weights is None:
+            return logits + r["prior_weight"] * prior
+        weight = x[:, r["obs"]:r["obs"] + r["kinds"]] @ self.prior_kind_weights
+        return logits + weight[:, None] * prior
 
     def _pick_value(self, values: th.Tensor, x: th.Tensor) -> th.Tensor:
         """The value of each row's role kind, where the critic has a head per kind."""

@@ -123,13 +123,15 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
     probe = make()
     if cfg.net.prior == "heuristic" and not has_heuristic(probe.env_id):
         raise ValueError(f"net.prior heuristic needs a game with a heuristic; {probe.env_id} has none")
+    kinds = role_kinds(list(probe.roles))
+    cfg.net.prior_weight_per_kind(kinds)  # a weight per kind names exactly the game's
     macro = make_macro(cfg.macro)
     if macro is not None:
         macro.check_env(probe.env_id)
     scale = observation_scale(probe.layout) if cfg.scale_observations else None
     # the env writes only the entries the learner reads
     columns = env_columns_for(probe.env_id, probe, config_mod.to_dict(cfg.net))
-    return GameSpec(make=make, env_id=probe.env_id, roles=list(probe.roles), kinds=role_kinds(list(probe.roles)),
+    return GameSpec(make=make, env_id=probe.env_id, roles=list(probe.roles), kinds=kinds,
                     num_players=probe.num_players, obs_dim=probe.observation_size, num_actions=probe.num_actions,
                     scale=scale, env_columns=columns, has_heuristic=has_heuristic(probe.env_id))
 
@@ -219,7 +221,9 @@ class Learner:
                 "activation": self.cfg.net.activation, "name": name,
                 "info": {"timesteps": int(self.model.num_timesteps), "train_seconds": round(self.state.train_seconds, 1)}}
         if self.cfg.net.prior != "none":  # package code the player binds, not weights
-            meta["prior"] = {"kind": self.cfg.net.prior, "weight": float(self.cfg.net.prior_weight)}
+            weight = self.cfg.net.prior_weight  # one number, or one per role kind in role_kinds' order
+            weight = {k: float(weight[k]) for k in s.kinds} if isinstance(weight, dict) else float(weight)
+            meta["prior"] = {"kind": self.cfg.net.prior, "weight": weight}
         if self.cfg.macro != "none":  # the player walks the macro's routes as the learner did
             meta["macro"] = self.cfg.macro
         return meta
@@ -525,7 +529,7 @@ def make_vec_env(cfg: TrainConfig, spec: GameSpec, game: Any, league: SnapshotLe
 def make_model(cfg: TrainConfig, spec: GameSpec, venv: VecSelfPlayEnv, out: str) -> MaskablePPO:
     """The MaskablePPO learner over ``venv`` with the game's network (reading the
     env's learner row by its parts: :meth:`VecSelfPlayEnv.row_layout`)."""
-    row = dict(venv.row_layout(), prior_weight=float(cfg.net.prior_weight),
+    row = dict(venv.row_layout(), prior_weight=cfg.net.prior_weight_per_kind(venv.kinds),
                value_heads=(venv.role_dims or 1) if cfg.net.privileged_critic else 1)
     policy_class, policy_kwargs = policy_kwargs_for(spec.env_id, spec.make(), config_mod.to_dict(cfg.net),
                                                     critic_only_dims=venv.opponent_dims, env_columns=spec.env_columns,

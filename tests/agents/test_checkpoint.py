@@ -107,3 +107,25 @@ def test_a_trained_mlp_ships_in_half_precision(tmp_path):
     save_trained(str(tmp_path / "half.npz"), model.policy, None, meta, dtype="float16")
     with np.load(tmp_path / "half.npz", allow_pickle=False) as z:
         assert z["w0"].dtype == np.float16
+
+
+def test_a_prior_weight_per_role_kind_is_read_per_seat_and_checked(tmp_path):
+    """meta["prior"]["weight"] may map each role kind to its weight: each seat's kind
+    picks its own; a mapping that is not exactly the file's role kinds, or a weight
+    that is not positive, is a CheckpointError naming the file."""
+    w = _weights(np.random.default_rng(0), sizes=(14, 4, 2))
+    meta = dict(_meta(kinds=("agent", "hunter")), prior={"kind": "heuristic", "weight": {"agent": 2, "hunter": 10}})
+    policy = TorchPolicy(w, meta)
+    assert policy.prior_weights == [2.0, 10.0]
+    for kind_index, weight in enumerate((2.0, 10.0)):
+        policy.kind_index = kind_index
+        assert policy.prior_weight == weight
+    assert TorchPolicy(w, dict(meta, prior={"kind": "heuristic", "weight": 3})).prior_weight == 3.0
+    for bad, why in [({"agent": 2}, "no weight for role kind 'hunter'"), ({"agent": 2, "hunter": 1, "spy": 1}, "'spy'"),
+                     ({"agent": 2, "hunter": 0}, "positive number"), ({}, "a weight for each role kind"),
+                     ([2, 10], "a positive number or a mapping")]:
+        path = tmp_path / "bad.npz"
+        save_policy(path, w, dict(meta, prior={"kind": "heuristic", "weight": bad}))
+        with pytest.raises(CheckpointError, match=f"bad.npz: the prior's weight .*{why}") as err:
+            TorchPolicy.load(path)
+        assert "\n" not in str(err.value)

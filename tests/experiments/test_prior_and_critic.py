@@ -20,7 +20,7 @@ import torch  # noqa: E402
 from spyenvs.agents.checkpoint import CheckpointError, read_checkpoint  # noqa: E402
 from spyenvs.agents.heuristics import HeuristicPolicy  # noqa: E402
 from spyenvs.agents.prior import HeuristicPrior, prior_columns  # noqa: E402
-from spyenvs.agents.torch_policy import TorchPolicy  # noqa: E402
+from spyenvs.agents.torch_policy import TorchPolicy, policy_input  # noqa: E402
 from spyenvs.experiments import config as config_mod  # noqa: E402
 from spyenvs.experiments.config import TrainConfig  # noqa: E402
 from spyenvs.experiments.league import SnapshotLeague  # noqa: E402
@@ -35,6 +35,7 @@ from spyenvs.experiments.train_selfplay import (  # noqa: E402
     train,
 )
 from spyenvs.registry import make_game  # noqa: E402
+from spyenvs.tools.arguments import parse_key_values  # noqa: E402
 from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv  # noqa: E402
 
 TINY_NET = {"net.hidden": [16], "net.channels": 4, "net.dilations": [1, 2], "net.vec_hidden": [16],
@@ -136,9 +137,122 @@ def test_a_prior_policy_needs_its_seat_and_a_known_prior(tmp_path):
     path = tmp_path / "p.npz"
     learner.save_policy(str(path), "p")
     arrays, meta = read_checkpoint(path)
-    for bad in ({"kind": "oracle", "weight": 1.0}, {"kind": "heuristic", "weight": 0}, "heuristic"):
+    for bad in ({"kind": "oracle", "weight": 1.0}, {"kind": "heuristic", "weight": 0}, "heuristic",
+                {"kind": "heuristic", "weight": {"player": 1, "spy": 2}}, {"kind": "heuristic", "weight": {"player": -1}}):
         with pytest.raises(CheckpointError, match="prior"):
             TorchPolicy.from_arrays(arrays, dict(meta, prior=bad))
+
+
+# ------------------------------------------------------------ a weight per role kind
+#: Specter Ops' role kinds with weights of their own (the agent's prior margin is 1)
+KIND_WEIGHTS = {"agent": 2.0, "hunter": 10.0}
+
+
+@pytest.fixture(scope="module")
+def per_kind(tmp_path_factory):
+    """(spec, venv, learner) of a 2-player Specter Ops net with the prior weighted per
+    kind, its residual moved off zero (as training would) so the logits show both parts."""
+    tmp = tmp_path_factory.mktemp("per_kind")
+    _, spec, venv, learner = build("specter_ops_v0", "mlp", {"num_players": 2}, tmp,
+                                   **{"n_envs": 4, "net.prior": "heuristic", "net.prior_weight": KIND_WEIGHTS})
+    with torch.no_grad():
+        last = learner.model.policy.actor[-1]
+        last.weight.normal_(0.0, 0.5, generator=torch.Generator().manual_seed(0))
+        last.bias.normal_(0.0, 0.5, generator=torch.Generator().manual_seed(1))
+    return spec, venv, learner
+
+
+def test_a_weight_per_kind_scales_each_rows_prior_by_its_kind(per_kind):
+    """From explicit rows: logits = the row's kind's weight * prior + residual."""
+    spec, _, learner = per_kind
+    policy = learner.model.policy
+    r = policy.row
+    assert spec.kinds == ["agent", "hunter"] and r["prior_weight"] == [2.0, 10.0]
+    rng = np.random.default_rng(0)
+    rows = rng.random((4, r["critic"] + r["prior"]), dtype=np.float32)
+    rows[:, r["obs"]:r["obs"] + r["kinds"]] = np.eye(2, dtype=np.float32)[[0, 1, 1, 0]]
+    rows[:, r["critic"]:] = -rng.random((4, r["prior"]), dtype=np.float32) * 5
+    x = torch.as_tensor(rows)
+    with torch.no_grad():
+        logits = policy._logits_values(x, need_values=False)[0].numpy()
+        residual = policy.actor(x[:, :r["actor"]]).numpy()
+    assert np.abs(residual).max() > 0.1
+    for i, kind in enumerate(["agent", "hunter", "hunter", "agent"]):
+        np.testing.assert_allclose(logits[i], KIND_WEIGHTS[kind] * rows[i, r["critic"]:] + residual[i],
+                                   rtol=1e-5, atol=1e-5)
+
+
+def test_an_exported_weight_per_kind_plays_each_seat_with_its_kinds_weight(per_kind, tmp_path):
+    """The file names the weight per kind; the loaded player's agent and hunter seats
+    add their own kind's weight times the prior, and agree with the training net."""
+    spec, venv, learner = per_kind
+    path = tmp_path / "per_kind.npz"
+    learner.save_policy(str(path), "per_kind")
+    assert read_checkpoint(path)[1]["prior"] == {"kind": "heuristic", "weight": KIND_WEIGHTS}
+    exported = TorchPolicy.load(path)
+    seen = set()
+    for _ in range(10):
+        rows, masks = venv.reset(), venv.action_masks()
+        for i, slot in enumerate(venv.slots):
+            kind = venv.kinds[slot.kind_index]
+            obs, mask = slot.game.observe(slot.seat), slot.game.legal_mask()
+            bound = exported.bind(slot.game, slot.seat)
+            assert bound.prior_weight == KIND_WEIGHTS[kind]
+            ours = bound.action_logits(obs, mask)
+            residual = bound.net.logits(policy_input(obs.astype(np.float32), bound.kind_index, 2))
+            prior = bound.prior_scorer.scores(obs[None], mask[None], advance=False)[0]
+            legal = mask > 0
+            np.testing.assert_allclose(ours[legal], (KIND_WEIGHTS[kind] * prior + residual)[legal], rtol=1e-4, atol=1e-3)
+            theirs = masked_logits(learner.model.policy, rows[i:i + 1], masks[i:i + 1])[0]
+            np.testing.assert_allclose(ours[legal] - ours[legal].max(), theirs[legal] - theirs[legal].max(), atol=1e-3)
+            seen.add(kind)
+        if seen == set(KIND_WEIGHTS):
+            break
+    assert seen == set(KIND_WEIGHTS)
+
+
+@pytest.mark.parametrize("weight,message", [
+    ({"agent": 2, "spy": 10}, "names role kind 'spy', which the game does not have; its role kinds: agent, hunter"),
+    ({"agent": 2}, "has no weight for role kind 'hunter'"),
+    ({"agent": 2, "hunter": 0}, "must map each role kind to a positive number, got 'hunter': 0"),
+    ({"agent": 2, "hunter": "ten"}, "must map each role kind to a positive number"),
+    ({}, "must name a weight for each role kind"),
+    ("{agent: 2, hunter", "must be a mapping such as"),
+    ("{agent:2, hunter:10}", "needs a space after each colon"),
+])
+def test_a_bad_weight_per_kind_is_a_one_line_error(weight, message):
+    with pytest.raises(ValueError, match="'net.prior_weight' " + message) as err:
+        describe_game(load_config(None, "specter_ops_v0", {"net.prior": "heuristic", "net.prior_weight": weight}))
+    assert "\n" not in str(err.value)
+
+
+def test_a_config_file_and_the_command_line_read_a_weight_per_kind(tmp_path):
+    """YAML's prior_weight: {agent: 2, hunter: 10}; --opt 'net.prior_weight={agent: 2,
+    hunter: 10}' (YAML's flow mapping) or JSON; a later number replaces the mapping."""
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("net:\n  prior: heuristic\n  prior_weight: {agent: 2, hunter: 10}\n")
+    configs = [load_config(str(recipe), "specter_ops_v0")]
+    for text in ("{agent: 2, hunter: 10}", '{"agent": 2, "hunter": 10}'):
+        configs.append(load_config(None, "specter_ops_v0", parse_key_values([f"net.prior_weight={text}"], "--opt")))
+    for cfg in configs:
+        assert cfg.net.prior_weight == {"agent": 2, "hunter": 10}
+        assert cfg.net.prior_weight_per_kind(["agent", "hunter"]) == [2.0, 10.0]
+    assert load_config(str(recipe), "specter_ops_v0", {"net.prior_weight": 5}).net.prior_weight == 5
+
+
+def test_a_float_weight_and_a_one_kind_game_keep_one_weight(tmp_path):
+    """A number stays the one weight of every kind (the row, the net's fast path, the
+    file); a mapping in a game of one role kind is that one weight too."""
+    _, spec, _, learner = build("unrest_v0", "mlp", {}, tmp_path, **{"net.prior": "heuristic",
+                                                                      "net.prior_weight": 4})
+    policy = learner.model.policy
+    assert policy.row["prior_weight"] == 4.0 and policy.prior_kind_weights is None
+    assert learner.meta("x")["prior"] == {"kind": "heuristic", "weight": 4.0}
+    g = spec.make()
+    g.reset(0)
+    assert {learner.current_policy().bind(g, s).prior_weight for s in (0, 1)} == {4.0}
+    cfg = load_config(None, "the_agents_v0", {"net.prior": "heuristic", "net.prior_weight": {"player": 3}})
+    assert cfg.net.prior_weight_per_kind(describe_game(cfg).kinds) == 3.0
 
 
 # ----------------------------------------------------------- the privileged critic
