@@ -149,8 +149,10 @@ class NetConfig(Section):
     learner's seat + the network's, whose last layer starts at zero, so training
     starts at the heuristic's moves (every arch). The env writes the scores as extra
     input columns; exported files stay weights-only and name the prior in their
-    metadata, the player computing the scores itself. The warm start then fits only
-    the critic (the actor already plays the heuristic), and clone_reg.coef must be 0"""
+    metadata, the player computing the scores itself. With the heuristic as the warm
+    start's teacher, the warm start fits only the critic (the actor already plays it)
+    and clone_reg.coef must be 0; with another teacher (a search: expert iteration) the
+    residual learns the teacher's moves over the prior"""
     prior_weight: float | dict[str, float] = 1.0
     """the prior's scores' weight in the logits (net.prior heuristic): a positive number
     for every role kind, or a positive number per role kind, naming exactly the game's
@@ -195,6 +197,14 @@ class WarmStartConfig(Section):
     """games per DAgger round"""
     dagger_epochs: int = 4
     """cloning epochs after each DAgger round"""
+    workers: int = 1
+    """processes playing the teacher's games (a search teacher is slow); above 1 the
+    games are played in parts of 8, each seeded by its number, so the demonstrations
+    are the same for any number of workers above 1 (and differ from one worker's)"""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.workers, int) and not isinstance(self.workers, bool) and self.workers >= 1):
+            raise ValueError(f"training option 'warm_start.workers' must be at least 1, got {self.workers!r}")
 
 
 @dataclass
@@ -317,9 +327,16 @@ class TrainConfig(RunConfig):
         if self.macro != "none" and self.net.prior != "none":
             raise ValueError(f"training option 'macro' {self.macro} does not combine with net.prior {self.net.prior}: "
                              "the prior scores the env's decisions, the learner takes the macro's")
-        if self.net.prior != "none" and self.clone_reg.coef > 0:
-            raise ValueError(f"training option 'clone_reg.coef' must be 0 with net.prior {self.net.prior}: "
-                             "the prior already holds the heuristic in the logits")
+        if self.prior_plays_teacher and self.clone_reg.coef > 0:
+            raise ValueError(f"training option 'clone_reg.coef' must be 0 with net.prior {self.net.prior} and "
+                             f"warm_start.teacher {self.warm_start.teacher}: the prior already holds the teacher "
+                             "in the logits")
+
+    @property
+    def prior_plays_teacher(self) -> bool:
+        """The prior is the warm start's teacher (the heuristic): the actor already plays
+        it, so cloning fits the critic alone."""
+        return self.net.prior != "none" and self.warm_start.teacher == self.net.prior
 
 
 # ----------------------------------------------------------------- RLlib sections

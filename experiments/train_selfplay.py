@@ -64,6 +64,7 @@ from spyenvs.experiments.evaluate import (
     heuristic_reference,
     heuristic_seed,
     load_average,
+    map_jobs,
     pin_blas_threads,
     plot_learning_curve,
     reference_levels,
@@ -110,6 +111,7 @@ class GameSpec:
     scale: tuple[np.ndarray, np.ndarray] | None  # observation scaling (None: raw inputs)
     env_columns: np.ndarray | None  # the observation entries the learner reads (None: all)
     has_heuristic: bool
+    source: Any = None  # the registered id or game class ``make`` builds from (picklable, for workers)
 
 
 def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
@@ -133,7 +135,7 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
     columns = env_columns_for(probe.env_id, probe, config_mod.to_dict(cfg.net))
     return GameSpec(make=make, env_id=probe.env_id, roles=list(probe.roles), kinds=kinds,
                     num_players=probe.num_players, obs_dim=probe.observation_size, num_actions=probe.num_actions,
-                    scale=scale, env_columns=columns, has_heuristic=has_heuristic(probe.env_id))
+                    scale=scale, env_columns=columns, has_heuristic=has_heuristic(probe.env_id), source=game)
 
 
 def opponent_classes(cfg: TrainConfig) -> tuple[str, ...]:
@@ -242,6 +244,38 @@ class Learner:
 
 
 # ---------------------------------------------------------------- warm start
+#: games per part of a warm start played by several workers (``warm_start.workers``)
+DEMO_PART = 8
+
+
+def demonstration_part(cfg: TrainConfig, spec: GameSpec, games: int, first: int, seed_offset: int = 0,
+                       student=None, progress=None) -> dict:
+    """The teacher's games ``first`` to ``first + games - 1`` of a warm start (all of
+    them, with ``first`` 0, in one process). A part after the first of a split
+    collection draws its games and the teacher's moves from seeds of its own number."""
+    ws = cfg.warm_start
+    part = first // DEMO_PART if int(ws.workers) > 1 and student is None else 0
+    salt = seed_offset + 7_919 * part
+    teacher = make_policy(ws.teacher, seed=cfg.seed + 17 + salt)
+    return collect_demonstrations(spec.make, teacher, games, cfg.seed + 23 + salt,
+                                  cfg.learner_kinds or spec.kinds, spec.kinds, spec.scale,
+                                  columns=spec.env_columns,
+                                  gamma=cfg.ppo.gamma, max_decisions=cfg.max_decisions,
+                                  progress=progress, opponent_classes=opponent_classes(cfg),
+                                  student=student, privileged=bool(cfg.net.privileged_critic),
+                                  prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + salt),
+                                  macro=make_macro(cfg.macro), first=first)
+
+
+def _demonstration_job(job: tuple) -> tuple[int, dict]:
+    """One part of a warm start in a worker process (the game described afresh here):
+    how many games it played, and their demonstrations."""
+    cfg, source, games, first, seed_offset = job
+    pin_blas_threads(1)
+    torch.set_num_threads(1)
+    return games, demonstration_part(cfg, describe_game(cfg, source), games, first, seed_offset)
+
+
 class WarmStart:
     """Behaviour cloning before PPO: the teacher's games, cloning, DAgger rounds."""
 
@@ -252,23 +286,24 @@ class WarmStart:
     def demonstrations(self, games: int | None = None, seed_offset: int = 0, student=None) -> dict:
         """The teacher's games for cloning (see :mod:`spyenvs.experiments.warm_start`);
         with ``student``, DAgger's: the student plays, the teacher labels."""
-        cfg, ws, spec = self.cfg, self.cfg.warm_start, self.spec
-        teacher = make_policy(ws.teacher, seed=cfg.seed + 17 + seed_offset)
+        cfg, ws = self.cfg, self.cfg.warm_start
         games = int(ws.games if games is None else games)
         what = f"{ws.teacher} games to clone" if student is None else f"DAgger games labelled by {ws.teacher}"
         with progress.progress_bar(games, what, enabled=not self.quiet) as bar:
-            return collect_demonstrations(spec.make, teacher, games, cfg.seed + 23 + seed_offset,
-                                          cfg.learner_kinds or spec.kinds, spec.kinds, spec.scale,
-                                          columns=spec.env_columns,
-                                          gamma=cfg.ppo.gamma, max_decisions=cfg.max_decisions,
-                                          progress=bar.update, opponent_classes=opponent_classes(cfg),
-                                          student=student, privileged=bool(cfg.net.privileged_critic),
-                                          prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + seed_offset),
-                                          macro=make_macro(cfg.macro))
+            if int(ws.workers) <= 1 or student is not None:  # DAgger's student stays in this process
+                return demonstration_part(cfg, self.spec, games, 0, seed_offset, student=student,
+                                          progress=bar.update)
+            jobs = [(cfg, self.spec.source, min(DEMO_PART, games - first), first, seed_offset)
+                    for first in range(0, games, DEMO_PART)]
+            parts = []
+            for played, part in map_jobs(_demonstration_job, jobs, int(ws.workers)):
+                parts.append(part)
+                bar.update(played)
+            return join_demonstrations(parts)
 
     def run(self, demos: dict, out: str) -> dict:
-        """Clone the teacher into the fresh network (actor and critic; with a prior
-        the critic alone, since the actor already plays the heuristic), then run the
+        """Clone the teacher into the fresh network (actor and critic; with the prior
+        as the teacher the critic alone, since the actor already plays it), then run the
         DAgger rounds; returns every label gathered (for the cloning term). Cloning
         counts as training time; playing the teacher's and DAgger's games does not."""
         ws = self.cfg.warm_start
@@ -288,8 +323,8 @@ class WarmStart:
         t0 = time.monotonic()
         self.stats = behaviour_clone(self.learner.model.policy, demos, epochs, ws.batch_size,
                                      ws.learning_rate, seed=seed, fused=bool(self.cfg.fused_adam),
-                                     actor=self.cfg.net.prior == "none")
-        if self.cfg.net.prior != "none":
+                                     actor=not self.cfg.prior_plays_teacher)
+        if self.cfg.prior_plays_teacher:
             self.stats["critic_only"] = True
             what = f"{what} (critic only: the prior plays the teacher)"
         self.learner.state.train_seconds += time.monotonic() - t0

@@ -47,7 +47,7 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
                            progress: Callable[[int], None] | None = None,
                            opponent_classes: tuple[str, ...] = (),
                            columns: np.ndarray | None = None, student=None, privileged: bool = False,
-                           prior=None, macro=None) -> dict[str, np.ndarray]:
+                           prior=None, macro=None, first: int = 0) -> dict[str, np.ndarray]:
     """Teacher decisions with more than one legal action in ``learner_kinds`` seats.
 
     Even games put the teacher in every seat; odd games put it in one learner seat
@@ -62,7 +62,9 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
     the prior's columns, as the env does (its ``row_layout``): the prior is bound to
     each recorded seat per game and scores its decisions with a choice. ``macro``: the
     recorded seats decide through it (module docstring); a DAgger student then
-    chooses on the macro's masks (pass the bare network, not a player of the macro)."""
+    chooses on the macro's masks (pass the bare network, not a player of the macro).
+    ``first``: the games are numbers ``first`` to ``first + games - 1`` of a larger
+    collection split into parts (their number picks the even/odd kind and the seat)."""
     if columns is not None and scale is not None:
         scale = (scale[0][columns], scale[1][columns])
     g = make_game()
@@ -77,7 +79,7 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
 
     obs_rows, mask_rows, actions, owners = [], [], [], []
     returns: list[float] = []
-    for i in range(games):
+    for i in range(first, first + games):
         g.reset(int(rng.integers(2**62)))
         if i % 2 == 0:
             players = [teacher.bind(g, s) for s in range(g.num_players)]

@@ -339,11 +339,28 @@ def test_a_run_with_prior_and_privileged_critic_warm_starts_the_critic_alone(tmp
     assert set(res["vs"]) == {"random", "heuristic"}
 
 
+def test_a_prior_run_cloning_another_teacher_trains_the_residual_on_its_moves(tmp_path):
+    """Expert iteration over the prior: a warm-start teacher that is not the prior (here
+    random play, the cheapest) is cloned into the actor's residual, which leaves zero,
+    and the cloning term may then run during PPO."""
+    opts = {"net.prior": "heuristic", "net.arch": "card_table", "total_timesteps": 128, "n_envs": 2,
+            "ppo.n_steps": 64, "ppo.batch_size": 64, "ppo.n_epochs": 1, "net.hidden": [16], "net.play_hidden": 8,
+            "warm_start.games": 4, "warm_start.epochs": 1, "warm_start.teacher": "random", "clone_reg.coef": 0.5,
+            "eval.games": 0, "eval.final_games": 2, "selection.snapshots": 1}
+    cfg = load_config(None, "unrest_v0", opts)
+    assert not cfg.prior_plays_teacher
+    res = train(cfg, str(tmp_path), quiet=True)
+    assert "critic_only" not in res["warm_start"]
+    cloned, _ = read_checkpoint(tmp_path / "cloned.pt")
+    assert cloned["out.w"].any() or cloned["play_out.w"].any()  # the residual learnt the teacher's moves
+
+
 # ------------------------------------------------------------------ the options
 @pytest.mark.parametrize("overrides,message", [
     ({"net.prior": "oracle"}, "'net.prior' must be none or heuristic"),
     ({"net.prior_weight": 0.0}, "'net.prior_weight' must be a positive number"),
     ({"net.prior": "heuristic", "clone_reg.coef": 0.5}, "'clone_reg.coef' must be 0 with net.prior heuristic"),
+    ({"warm_start.workers": 0}, "'warm_start.workers' must be at least 1"),
     ({"net.privileged_critic": "yes"}, "'net.privileged_critic' must be true or false"),
     ({"learner_teams": 1}, "'learner_teams' must be true or false"),
 ])

@@ -10,8 +10,20 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from spyenvs.agents import HeuristicPolicy  # noqa: E402
-from spyenvs.experiments.train_selfplay import load_config, train  # noqa: E402
-from spyenvs.experiments.warm_start import CloneRegulariser, behaviour_clone, collect_demonstrations  # noqa: E402
+from spyenvs.experiments.train_selfplay import (  # noqa: E402
+    DEMO_PART,
+    WarmStart,
+    demonstration_part,
+    describe_game,
+    load_config,
+    train,
+)
+from spyenvs.experiments.warm_start import (  # noqa: E402
+    CloneRegulariser,
+    behaviour_clone,
+    collect_demonstrations,
+    join_demonstrations,
+)
 from tests.core.toy_game import HighCard  # noqa: E402
 
 
@@ -116,3 +128,29 @@ def test_training_with_dagger_rounds_clones_on_the_aggregated_labels(tmp_path):
     ws = res["warm_start"]
     assert ws["dagger_rounds"] == 2 and ws["agreement"] >= 0.9
     assert ws["samples"] > first["samples"]  # the DAgger labels joined the teacher's
+
+
+def test_a_part_of_a_collection_plays_the_games_of_its_numbers():
+    """Game numbers pick the kind of game: even ones put the teacher in every seat (both
+    seats recorded), odd ones one teacher seat against random."""
+    def part(first, games):
+        return collect_demonstrations(lambda: HighCard(num_players=2, rounds=1), _teacher(), games, seed=3,
+                                      learner_kinds=["player"], kinds=["player"], scale=None, first=first)
+
+    assert len(part(0, 1)["actions"]) == 2 and len(part(1, 1)["actions"]) == 1
+
+
+def test_teacher_games_played_by_workers_are_the_parts_played_here():
+    """warm_start.workers: the games are split in parts of DEMO_PART, each seeded by its
+    number; two worker processes return exactly what playing the parts here does."""
+    games = DEMO_PART + 3
+    cfg = load_config(None, HighCard.env_id, {"game.num_players": 2, "warm_start.games": games,
+                                              "warm_start.teacher": "random", "warm_start.workers": 2})
+    spec = describe_game(cfg, HighCard)
+    by_workers = WarmStart(cfg, spec, learner=None, quiet=True).demonstrations()
+    here = join_demonstrations([demonstration_part(cfg, spec, DEMO_PART, 0),
+                                demonstration_part(cfg, spec, 3, DEMO_PART)])
+    for key in ("obs", "masks", "actions", "returns"):
+        np.testing.assert_array_equal(by_workers[key], here[key])
+    # the second part is seeded by its own number, not a continuation of the first
+    assert not np.array_equal(here["obs"][:4], demonstration_part(cfg, spec, 3, DEMO_PART)["obs"][:4])
