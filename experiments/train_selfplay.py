@@ -81,6 +81,8 @@ from spyenvs.experiments.warm_start import (
     behaviour_clone,
     collect_demonstrations,
     join_demonstrations,
+    load_demonstrations,
+    save_demonstrations,
 )
 from spyenvs.registry import make_game
 from spyenvs.tools.arguments import add_train_arguments, parse_key_values, run_reporting_errors
@@ -246,6 +248,8 @@ class Learner:
 # ---------------------------------------------------------------- warm start
 #: games per part of a warm start played by several workers (``warm_start.workers``)
 DEMO_PART = 8
+#: the run folder's file of the cloning term's demonstrations (teacher's and DAgger's)
+DEMOS_FILE = "demos.npz"
 
 
 def demonstration_part(cfg: TrainConfig, spec: GameSpec, games: int, first: int, seed_offset: int = 0,
@@ -594,13 +598,18 @@ def start(cfg: TrainConfig, out: str, game: Any, resume: bool, quiet: bool) -> t
     warm = WarmStart(cfg, spec, learner, quiet)
     ws, reg = cfg.warm_start, cfg.clone_reg
     demos = None
-    if int(ws.games) > 0 and (not resume or float(reg.coef) > 0):
+    kept = os.path.join(out, DEMOS_FILE)  # the cloning term's demonstrations, for --resume
+    if resume and float(reg.coef) > 0 and os.path.exists(kept):
+        demos = load_demonstrations(kept)
+    elif int(ws.games) > 0 and (not resume or float(reg.coef) > 0):
         demos = warm.demonstrations()
     os.makedirs(out, exist_ok=True)
     if resume:
         load_state(out, spec.env_id, learner.model, league, state)
     elif demos is not None:
         demos = warm.run(demos, out)
+        if float(reg.coef) > 0:
+            save_demonstrations(kept, demos)
     if demos is not None and float(reg.coef) > 0:
         run.regulariser = CloneRegulariser(demos, reg.coef, reg.decay_steps, reg.steps, reg.batch_size,
                                            seed=cfg.seed)

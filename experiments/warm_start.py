@@ -146,6 +146,18 @@ def join_demonstrations(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndar
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+def save_demonstrations(path: str, demos: dict[str, np.ndarray]) -> None:
+    """Keep ``demos`` beside a run (a resumed run's cloning term reads them back
+    instead of playing a slow teacher's games again)."""
+    np.savez(path, **demos)
+
+
+def load_demonstrations(path: str) -> dict[str, np.ndarray]:
+    """The demonstrations :func:`save_demonstrations` kept."""
+    with np.load(path) as saved:
+        return {k: saved[k] for k in saved.files}
+
+
 def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, batch_size: int, rng,
                  weight: float = 1.0, value_coef: float = 0.5, actor: bool = True) -> float:
     n = len(demos["actions"])

@@ -12,6 +12,7 @@ pytest.importorskip("sb3_contrib")
 from spyenvs.agents import HeuristicPolicy  # noqa: E402
 from spyenvs.experiments.train_selfplay import (  # noqa: E402
     DEMO_PART,
+    DEMOS_FILE,
     WarmStart,
     demonstration_part,
     describe_game,
@@ -23,6 +24,7 @@ from spyenvs.experiments.warm_start import (  # noqa: E402
     behaviour_clone,
     collect_demonstrations,
     join_demonstrations,
+    load_demonstrations,
 )
 from tests.core.toy_game import HighCard  # noqa: E402
 
@@ -83,6 +85,26 @@ def test_training_with_a_warm_start_reports_the_clone(tmp_path):
     res = train(cfg, str(tmp_path), quiet=True, game=HighCard)
     ws = res["warm_start"]
     assert ws["samples"] > 0 and ws["agreement"] >= 0.9
+
+
+def test_a_resumed_run_reads_its_cloning_term_demonstrations_back(tmp_path, monkeypatch):
+    """The demonstrations the cloning term uses are kept in the run folder, so --resume
+    does not play the teacher's games again (a search teacher takes seconds a game)."""
+    opts = {"total_timesteps": 128, "n_envs": 2, "ppo.n_steps": 64, "ppo.batch_size": 64, "ppo.n_epochs": 1,
+            "league.snapshot_every": 128, "eval.games": 0, "eval.final_games": 4, "warm_start.games": 10,
+            "warm_start.epochs": 1,
+            "clone_reg.coef": 0.5, "game.num_players": 2}
+    train(load_config(None, HighCard.env_id, opts), str(tmp_path), quiet=True, game=HighCard)
+    kept = load_demonstrations(str(tmp_path / DEMOS_FILE))
+    assert len(kept["actions"]) > 10
+
+    def no_teacher_games(self, *args, **kwargs):
+        raise AssertionError("the resumed run played the teacher's games again")
+
+    monkeypatch.setattr(WarmStart, "demonstrations", no_teacher_games)
+    res = train(load_config(None, HighCard.env_id, dict(opts, total_timesteps=256)), str(tmp_path), resume=True,
+                quiet=True, game=HighCard)
+    assert res["timesteps"] >= 256
 
 
 class _Swapper:
