@@ -36,13 +36,30 @@ _STEP_ORDER = [R.S_ATTACH, R.S_PFA, R.S_PFR, R.S_REACT, R.S_EMERG, R.S_BUY_AD, R
 _RANK_STEP = 0.5
 
 
-def _ranked(mask, legal, order) -> np.ndarray:
-    """Scores for a preference order: -0.5 per place, legal moves it omits below all."""
-    scores = masked_scores(mask, legal, -_RANK_STEP * len(order))
+def _ranked(order) -> np.ndarray:
+    """Scores for a preference order: -0.5 per place, actions it omits below all."""
+    scores = np.full(R.NUM_ACTIONS, -_RANK_STEP * len(order))
     for rank, a in enumerate(order):
-        if mask[a]:
-            scores[a] = -_RANK_STEP * rank
+        scores[a] = -_RANK_STEP * rank
     return scores
+
+
+def _decision_scores() -> np.ndarray:
+    """Every action's score per pending decision (rows: decisions; read on the legal
+    actions only): the plan depends on the decision alone, so scoring a batch is one
+    row lookup per observation."""
+    actions = np.arange(R.NUM_ACTIONS)
+    table = np.zeros((len(R.DECISIONS), R.NUM_ACTIONS))  # moves drawn uniformly: 0 each
+    table[R.D_STEP] = _ranked([R.A_STEP + s for s in _STEP_ORDER])
+    table[R.D_END] = _ranked([R.A_STEP + R.S_ATTACH, R.A_DONE])
+    for d in (R.D_PFA_ORI, R.D_PFR_ORI, R.D_MEDIC_ORI):
+        # orientation 1: command to the other player, data (arrows, IP) to me
+        table[d] = actions == R.A_ORI + 1
+    table[R.D_MHG] = actions - R.A_COUNT  # each card revealed is a point
+    return table
+
+
+_DECISION_SCORES = _decision_scores()
 
 
 class TheAgentsHeuristic(BasePolicy):
@@ -57,17 +74,18 @@ class TheAgentsHeuristic(BasePolicy):
         legal = check_mask(mask)
         if legal.size == 1:
             return masked_scores(mask, legal)
-        decision = int(np.argmax(observation[self.dec]))
-        if decision == R.D_STEP:
-            return _ranked(mask, legal, [R.A_STEP + s for s in _STEP_ORDER])
-        if decision == R.D_END:
-            return _ranked(mask, legal, [R.A_STEP + R.S_ATTACH, R.A_DONE])
-        if decision in (R.D_PFA_ORI, R.D_PFR_ORI, R.D_MEDIC_ORI):
-            # orientation 1: command to the other player, data (arrows, IP) to me
-            return masked_scores(mask, legal, (legal == R.A_ORI + 1).astype(np.float64))
-        if decision == R.D_MHG:
-            return masked_scores(mask, legal, legal - R.A_COUNT)  # each card revealed is a point
-        return masked_scores(mask, legal)
+        return masked_scores(mask, legal, _DECISION_SCORES[int(np.argmax(observation[self.dec]))][legal])
+
+    def action_scores_batch(self, observations, masks):
+        """``action_scores`` per row, in a few numpy calls (the trainer's prior scores
+        every learner decision)."""
+        legal = np.asarray(masks) > 0
+        count = legal.sum(axis=1)
+        if (count == 0).any():
+            raise ValueError("the action mask has no legal action")
+        rows = _DECISION_SCORES[np.argmax(np.asarray(observations)[:, self.dec], axis=1)]
+        rows = np.where(count[:, None] == 1, 0.0, rows)  # a single legal move scores 0
+        return np.where(legal, rows, -np.inf)
 
     def act(self, observation, mask):
         legal = np.flatnonzero(mask)

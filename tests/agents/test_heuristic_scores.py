@@ -112,6 +112,27 @@ def test_unrest_batched_scores_equal_the_scores_row_by_row(config_index):
         assert batched.dtype == np.float64 and np.array_equal(batched, single), role
 
 
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_the_agents_batched_scores_equal_the_scores_row_by_row(num_players):
+    game = spyenvs.make_game("the_agents_v0", num_players=num_players)
+    rows = {seat: ([], []) for seat in range(num_players)}
+    for seed in range(3):
+        game.reset(seed)
+        players = [HeuristicPolicy(seed).bind(game, s) for s in range(num_players)]
+        while not game.is_over:
+            seat = game.current_player
+            obs, mask = game.observe(seat), game.legal_mask()
+            rows[seat][0].append(obs)
+            rows[seat][1].append(mask)
+            game.step(players[seat].act(obs, mask))
+    for seat, (observations, masks) in rows.items():
+        player = HeuristicPolicy(0).bind(game, seat)
+        batched = player.action_scores_batch(np.array(observations), np.array(masks))
+        single = np.array([player.action_scores(o, m) for o, m in zip(observations, masks)])
+        assert batched.dtype == np.float64 and np.array_equal(batched, single), seat
+        assert (np.isfinite(batched) == (np.array(masks) > 0)).all()
+
+
 def test_policies_without_scores_say_so():
     with pytest.raises(TypeError, match="no action scores"):
         RandomPolicy(0).action_scores(np.zeros(3), np.ones(3, np.int8))
