@@ -197,6 +197,10 @@ class WarmStartConfig(Section):
     """games per DAgger round"""
     dagger_epochs: int = 4
     """cloning epochs after each DAgger round"""
+    demos: str = ""
+    """a demos.npz an earlier run kept (the teacher's games with the same game, options
+    and net inputs): cloned instead of playing warm_start.games again; it must be the
+    games of warm_start.teacher"""
     workers: int = 1
     """processes playing the teacher's games (a search teacher is slow); above 1 the
     games are played in parts of 8, each seeded by its number, so the demonstrations

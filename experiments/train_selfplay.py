@@ -305,6 +305,20 @@ class WarmStart:
                 bar.update(played)
             return join_demonstrations(parts)
 
+    def load(self, path: str) -> dict:
+        """Demonstrations a run kept (``demos.npz``), checked against this run: the same
+        teacher and rows as this run's env writes them."""
+        demos, teacher = load_demonstrations(path)
+        ws, spec = self.cfg.warm_start, self.spec
+        if teacher != ws.teacher:
+            raise ValueError(f"{path} holds {teacher}'s games; set warm_start.teacher={teacher} to clone them")
+        width = int(self.learner.model.observation_space.shape[0])
+        if demos["obs"].shape[1:] != (width,) or demos["masks"].shape[1:] != (spec.num_actions,):
+            raise ValueError(f"{path} has rows of {demos['obs'].shape[1]} inputs and {demos['masks'].shape[1]} "
+                             f"actions; this run's are {width} and {spec.num_actions} (another game, game "
+                             "options or net inputs)")
+        return demos
+
     def run(self, demos: dict, out: str) -> dict:
         """Clone the teacher into the fresh network (actor and critic; with the prior
         as the teacher the critic alone, since the actor already plays it), then run the
@@ -600,7 +614,9 @@ def start(cfg: TrainConfig, out: str, game: Any, resume: bool, quiet: bool) -> t
     demos = None
     kept = os.path.join(out, DEMOS_FILE)  # the cloning term's demonstrations, for --resume
     if resume and float(reg.coef) > 0 and os.path.exists(kept):
-        demos = load_demonstrations(kept)
+        demos = warm.load(kept)
+    elif ws.demos and (not resume or float(reg.coef) > 0):
+        demos = warm.load(ws.demos)
     elif int(ws.games) > 0 and (not resume or float(reg.coef) > 0):
         demos = warm.demonstrations()
     os.makedirs(out, exist_ok=True)
@@ -608,8 +624,8 @@ def start(cfg: TrainConfig, out: str, game: Any, resume: bool, quiet: bool) -> t
         load_state(out, spec.env_id, learner.model, league, state)
     elif demos is not None:
         demos = warm.run(demos, out)
-        if float(reg.coef) > 0:
-            save_demonstrations(kept, demos)
+        if float(reg.coef) > 0 or ws.teacher != "heuristic":  # the heuristic's games are quick to play again
+            save_demonstrations(kept, demos, ws.teacher)
     if demos is not None and float(reg.coef) > 0:
         run.regulariser = CloneRegulariser(demos, reg.coef, reg.decay_steps, reg.steps, reg.batch_size,
                                            seed=cfg.seed)

@@ -146,16 +146,25 @@ def join_demonstrations(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndar
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
-def save_demonstrations(path: str, demos: dict[str, np.ndarray]) -> None:
-    """Keep ``demos`` beside a run (a resumed run's cloning term reads them back
-    instead of playing a slow teacher's games again)."""
-    np.savez(path, **demos)
+def save_demonstrations(path: str, demos: dict[str, np.ndarray], teacher: str) -> None:
+    """Keep ``demos`` (``teacher``'s games) beside a run: a resumed run's cloning term,
+    or another run (``warm_start.demos``), reads them back instead of playing a slow
+    teacher's games again."""
+    np.savez_compressed(path, teacher=np.array(teacher), **demos)
 
 
-def load_demonstrations(path: str) -> dict[str, np.ndarray]:
-    """The demonstrations :func:`save_demonstrations` kept."""
-    with np.load(path) as saved:
-        return {k: saved[k] for k in saved.files}
+def load_demonstrations(path: str) -> tuple[dict[str, np.ndarray], str]:
+    """The demonstrations :func:`save_demonstrations` kept, and their teacher's name;
+    a missing or unreadable file is a one-line ValueError."""
+    try:
+        with np.load(path) as saved:
+            demos = {k: saved[k] for k in saved.files}
+    except (OSError, ValueError) as err:
+        raise ValueError(f"cannot read demonstrations from {path}: {err}") from None
+    missing = [k for k in ("obs", "masks", "actions", "returns", "teacher") if k not in demos]
+    if missing:
+        raise ValueError(f"{path} is not a run's demonstrations file (no {missing[0]!r})")
+    return demos, str(demos.pop("teacher"))
 
 
 def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, batch_size: int, rng,

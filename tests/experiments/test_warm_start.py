@@ -95,8 +95,8 @@ def test_a_resumed_run_reads_its_cloning_term_demonstrations_back(tmp_path, monk
             "warm_start.epochs": 1,
             "clone_reg.coef": 0.5, "game.num_players": 2}
     train(load_config(None, HighCard.env_id, opts), str(tmp_path), quiet=True, game=HighCard)
-    kept = load_demonstrations(str(tmp_path / DEMOS_FILE))
-    assert len(kept["actions"]) > 10
+    kept, teacher = load_demonstrations(str(tmp_path / DEMOS_FILE))
+    assert len(kept["actions"]) > 10 and teacher == "heuristic"
 
     def no_teacher_games(self, *args, **kwargs):
         raise AssertionError("the resumed run played the teacher's games again")
@@ -105,6 +105,27 @@ def test_a_resumed_run_reads_its_cloning_term_demonstrations_back(tmp_path, monk
     res = train(load_config(None, HighCard.env_id, dict(opts, total_timesteps=256)), str(tmp_path), resume=True,
                 quiet=True, game=HighCard)
     assert res["timesteps"] >= 256
+
+
+def test_a_run_clones_the_demonstrations_another_run_kept(tmp_path):
+    """warm_start.demos: a kept demos.npz is cloned instead of playing the teacher's
+    games; a file of another teacher, or rows of another width, is a one-line error."""
+    opts = {"total_timesteps": 64, "n_envs": 2, "ppo.n_steps": 32, "ppo.batch_size": 32, "ppo.n_epochs": 1,
+            "eval.games": 0, "eval.final_games": 2, "warm_start.games": 20, "warm_start.epochs": 20,
+            "warm_start.teacher": "random", "game.num_players": 2}
+    first = train(load_config(None, HighCard.env_id, opts), str(tmp_path / "a"), quiet=True, game=HighCard)
+    kept = str(tmp_path / "a" / DEMOS_FILE)  # a teacher other than the heuristic: kept
+    again = train(load_config(None, HighCard.env_id, dict(opts, **{"warm_start.games": 0, "warm_start.demos": kept})),
+                  str(tmp_path / "b"), quiet=True, game=HighCard)
+    assert again["warm_start"]["samples"] == first["warm_start"]["samples"]
+    with pytest.raises(ValueError, match="holds random's games; set warm_start.teacher=random") as err:
+        train(load_config(None, HighCard.env_id, dict(opts, **{"warm_start.teacher": "heuristic",
+                                                               "warm_start.demos": kept})),
+              str(tmp_path / "c"), quiet=True, game=HighCard)
+    assert "\n" not in str(err.value)
+    with pytest.raises(ValueError, match="this run's are"):
+        train(load_config(None, HighCard.env_id, dict(opts, **{"warm_start.demos": kept, "game.num_players": 3})),
+              str(tmp_path / "d"), quiet=True, game=HighCard)
 
 
 class _Swapper:
