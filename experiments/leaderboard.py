@@ -394,21 +394,41 @@ def results_table(folder: str | None = None) -> str:
 
 
 def recipe_cell(rec: dict) -> str:
-    """Which config made a shipped policy: the game's default config file when the run's
-    options (recorded by the trainer since 2026-12-03) are exactly it, else the options
-    that differ; older records did not keep them."""
+    """Which config made a shipped policy: the game's default config file, or another of
+    its config files (:func:`game_config_files`), when the run's options (recorded by the
+    trainer since 2026-12-03) are exactly it, else the default and the options that
+    differ; older records did not keep them."""
     options = rec.get("options")
     if not options:
         return "not recorded"
     from spyenvs.experiments.config import TrainConfig, default_config_path, load, to_dict
 
     path = default_config_path(rec["env_id"])
+    ran = _flat(options)
+
+    def differ(config_path):
+        made = _flat(to_dict(load(TrainConfig, config_path, rec["env_id"])))
+        return {k: v for k, v in ran.items() if made.get(k) != v}
+
+    for other in game_config_files(rec["env_id"], path):  # a longer documented config it ran exactly
+        if not differ(other):
+            return f"`{os.path.relpath(other, ROOT)}`"
     name = os.path.relpath(path, ROOT) if path else "defaults"
-    default = _flat(to_dict(load(TrainConfig, path, rec["env_id"])))
-    differ = {k: v for k, v in _flat(options).items() if default.get(k) != v}
-    if not differ:
+    extra = differ(path)
+    if not extra:
         return f"`{name}`"
-    return f"`{name}` with " + ", ".join(f"`{k}={json.dumps(v)}`" for k, v in sorted(differ.items()))
+    return f"`{name}` with " + ", ".join(f"`{k}={json.dumps(v)}`" for k, v in sorted(extra.items()))
+
+
+def game_config_files(env_id: str, default: str | None) -> list[str]:
+    """The game's other PPO config files beside its default (``configs/<game>_*.yaml``,
+    e.g. a longer documented config), sorted."""
+    if not default:
+        return []
+    stem = os.path.splitext(os.path.basename(default))[0]
+    folder = os.path.dirname(default)
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                  if f.startswith(stem + "_") and f.endswith(".yaml"))
 
 
 def _flat(options: dict, prefix: str = "") -> dict:

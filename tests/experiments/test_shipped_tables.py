@@ -207,3 +207,24 @@ def test_the_committed_pages_are_what_the_saved_results_generate(tmp_path):
         name = os.path.relpath(page, tmp_path)
         with open(page) as made, open(os.path.join(root, name)) as committed:
             assert made.read() == committed.read(), f"{name} differs from what scripts/results_tables.py makes"
+
+
+def test_the_recipe_column_names_the_config_file_a_run_ran_exactly():
+    """The default config, another of the game's config files (Unrest's longer
+    expert-iteration config), or the default with the options that differ."""
+    from spyenvs.experiments.config import TrainConfig, default_config_path, load, to_dict
+
+    def record(**changes):
+        options = to_dict(load(TrainConfig, default_config_path("unrest_v0"), "unrest_v0"))
+        for dotted, value in changes.items():
+            section, key = dotted.split(".")
+            options[section][key] = value
+        return {"env_id": "unrest_v0", "options": options}
+
+    assert leaderboard.recipe_cell(record()) == "`configs/unrest.yaml`"
+    assert leaderboard.recipe_cell(record(**{"eval.final_games": 400})) == \
+        "`configs/unrest.yaml` with `eval.final_games=400`"
+    expert = default_config_path("unrest_v0").replace("unrest.yaml", "unrest_expert.yaml")
+    options = to_dict(load(TrainConfig, expert, "unrest_v0"))
+    assert leaderboard.recipe_cell({"env_id": "unrest_v0", "options": options}) == "`configs/unrest_expert.yaml`"
+    assert leaderboard.recipe_cell({"env_id": "unrest_v0"}) == "not recorded"
