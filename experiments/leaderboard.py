@@ -410,7 +410,7 @@ def recipe_cell(rec: dict) -> str:
         made = _flat(to_dict(load(TrainConfig, config_path, rec["env_id"])))
         return {k: v for k, v in ran.items() if made.get(k) != v}
 
-    for other in game_config_files(rec["env_id"], path):  # a longer documented config it ran exactly
+    for other in game_config_files(path):  # a longer documented config it ran exactly
         if not differ(other):
             return f"`{os.path.relpath(other, ROOT)}`"
     name = os.path.relpath(path, ROOT) if path else "defaults"
@@ -420,7 +420,7 @@ def recipe_cell(rec: dict) -> str:
     return f"`{name}` with " + ", ".join(f"`{k}={json.dumps(v)}`" for k, v in sorted(extra.items()))
 
 
-def game_config_files(env_id: str, default: str | None) -> list[str]:
+def game_config_files(default: str | None) -> list[str]:
     """The game's other PPO config files beside its default (``configs/<game>_*.yaml``,
     e.g. a longer documented config), sorted."""
     if not default:

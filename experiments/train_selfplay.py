@@ -258,8 +258,7 @@ def demonstration_part(cfg: TrainConfig, spec: GameSpec, games: int, first: int,
     them, with ``first`` 0, in one process). A part after the first of a split
     collection draws its games and the teacher's moves from seeds of its own number."""
     ws = cfg.warm_start
-    part = first // DEMO_PART if int(ws.workers) > 1 and student is None else 0
-    salt = seed_offset + 7_919 * part
+    salt = seed_offset + 7_919 * (first // DEMO_PART)  # one process plays all from 0: part 0
     teacher = make_policy(ws.teacher, seed=cfg.seed + 17 + salt)
     return collect_demonstrations(spec.make, teacher, games, cfg.seed + 23 + salt,
                                   cfg.learner_kinds or spec.kinds, spec.kinds, spec.scale,
@@ -275,8 +274,7 @@ def _demonstration_job(job: tuple) -> tuple[int, dict]:
     """One part of a warm start in a worker process (the game described afresh here):
     how many games it played, and their demonstrations."""
     cfg, source, games, first, seed_offset = job
-    pin_blas_threads(1)
-    torch.set_num_threads(1)
+    pin_threads(1, 1)
     return games, demonstration_part(cfg, describe_game(cfg, source), games, first, seed_offset)
 
 
@@ -613,12 +611,13 @@ def start(cfg: TrainConfig, out: str, game: Any, resume: bool, quiet: bool) -> t
     ws, reg = cfg.warm_start, cfg.clone_reg
     demos = None
     kept = os.path.join(out, DEMOS_FILE)  # the cloning term's demonstrations, for --resume
-    if resume and float(reg.coef) > 0 and os.path.exists(kept):
-        demos = warm.load(kept)
-    elif ws.demos and (not resume or float(reg.coef) > 0):
-        demos = warm.load(ws.demos)
-    elif int(ws.games) > 0 and (not resume or float(reg.coef) > 0):
-        demos = warm.demonstrations()
+    if not resume or float(reg.coef) > 0:  # a resumed run needs them only for the cloning term
+        if resume and os.path.exists(kept):
+            demos = warm.load(kept)
+        elif ws.demos:
+            demos = warm.load(ws.demos)
+        elif int(ws.games) > 0:
+            demos = warm.demonstrations()
     os.makedirs(out, exist_ok=True)
     if resume:
         load_state(out, spec.env_id, learner.model, league, state)
