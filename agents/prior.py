@@ -32,6 +32,13 @@ turns without progress, a hunter follows the plan of its turn) must see every
 decision of its seat as it would when playing: :meth:`BoundPrior.scores` first
 scores (with the memory so far), then, with ``advance``, lets the heuristic play the
 same observation (its move is discarded) so its memory moves on as in its own games.
+
+A prior may leave decisions *open* (``net.prior_open``, a checkpoint's ``"open"``:
+decision names of the game, :func:`open_decision_indices`): there its columns are 0,
+so the residual alone plays them, from uniform. Where the heuristic's preference is
+worth keeping everywhere but somewhere it is known to be poor (Specter Ops' agent
+never plays equipment), PPO then learns that decision without loosening the weight
+on the rest.
 """
 
 from __future__ import annotations
@@ -86,6 +93,24 @@ def prior_weight_per_kind(weight: Any, kinds: Sequence[str], what: str) -> float
     return weights[0] if len(weights) == 1 else weights
 
 
+def open_decision_indices(game: Any, names: Sequence[str], what: str) -> list[int]:
+    """The indices of the decisions ``names`` among ``game``'s ``decisions`` (the
+    pending decision's one-hot, the observation's ``decision`` block); a game without
+    that block or an unknown name is a one-line ValueError beginning with ``what``."""
+    names = list(names)
+    if not names:
+        return []
+    decisions = list(getattr(game, "decisions", ()) or ())
+    if not decisions or "decision" not in game.layout.blocks:
+        raise ValueError(f"{what}: {game.env_id} has no pending-decision block in its observation to open "
+                         f"decisions by")
+    unknown = [n for n in names if n not in decisions]
+    if unknown:
+        raise ValueError(f"{what}: {game.env_id} has no decision {unknown[0]!r}; its decisions: "
+                         f"{', '.join(decisions)}")
+    return [decisions.index(n) for n in names]
+
+
 def prior_columns(scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """The network's prior input from action scores ``(B, A)`` (``-inf`` on illegal
     actions): float32, legal actions shifted so the best is 0 and clipped at
@@ -99,12 +124,16 @@ def prior_columns(scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
 
 
 class BoundPrior:
-    """The prior of one seat: a bound heuristic's scores as :func:`prior_columns`."""
+    """The prior of one seat: a bound heuristic's scores as :func:`prior_columns`, 0 at
+    the open decisions (``decision``: the observation's slice of the pending
+    decision's one-hot; ``open_indices``: the open ones' places in it)."""
 
-    def __init__(self, heuristic: Any):
+    def __init__(self, heuristic: Any, decision: slice | None = None, open_indices: Sequence[int] = ()):
         self.heuristic = heuristic
         #: the heuristic remembers its game: bind one per game and episode
         self.per_game_state = bool(getattr(heuristic, "per_game_state", False))
+        self.decision = decision
+        self.open_indices = np.asarray(list(open_indices), dtype=np.int64)
 
     def scores(self, observations: np.ndarray, masks: np.ndarray, advance: bool = True) -> np.ndarray:
         """float32 ``(B, A)`` prior columns of the rows (one seat's decisions, in
@@ -117,7 +146,11 @@ class BoundPrior:
         if advance and self.per_game_state:
             for o, m in zip(observations, masks):
                 self.heuristic.act(o, m)
-        return prior_columns(raw, masks)
+        columns = prior_columns(raw, masks)
+        if self.open_indices.size:
+            pending = np.argmax(observations[:, self.decision], axis=1)
+            columns[np.isin(pending, self.open_indices)] = 0.0
+        return columns
 
 
 class HeuristicPrior:
@@ -126,22 +159,29 @@ class HeuristicPrior:
 
     kind = "heuristic"
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None, open_decisions: Sequence[str] = ()):
         from .heuristics import HeuristicPolicy
 
         self.template = HeuristicPolicy(seed)
+        self.open_decisions = list(open_decisions)
 
     def bind(self, game: Any, seat: int) -> BoundPrior:
-        return BoundPrior(self.template.bind(game, seat))
+        heuristic = self.template.bind(game, seat)
+        if not self.open_decisions:
+            return BoundPrior(heuristic)
+        indices = open_decision_indices(game, self.open_decisions, "the prior's open decisions")
+        return BoundPrior(heuristic, game.layout.blocks["decision"].slice, indices)
 
     def reseed(self, seed: int) -> None:
         self.template.reseed(seed)
 
 
-def make_prior(kind: str | None, seed: int | None = None) -> HeuristicPrior | None:
-    """The prior named ``kind`` (:data:`PRIOR_KINDS`; ``none`` or None: no prior)."""
+def make_prior(kind: str | None, seed: int | None = None,
+               open_decisions: Sequence[str] = ()) -> HeuristicPrior | None:
+    """The prior named ``kind`` (:data:`PRIOR_KINDS`; ``none`` or None: no prior),
+    saying nothing at ``open_decisions`` (decision names; module docstring)."""
     if kind in (None, "none"):
         return None
     if kind == "heuristic":
-        return HeuristicPrior(seed)
+        return HeuristicPrior(seed, open_decisions)
     raise ValueError(f"unknown prior {kind!r}; allowed: {', '.join(PRIOR_KINDS)}")

@@ -91,6 +91,10 @@ def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float
     if kind not in PRIOR_KINDS or kind == "none":
         raise CheckpointError(f"{path}: unknown prior {prior!r}; this code reads kind "
                               f"{', '.join(k for k in PRIOR_KINDS if k != 'none')}")
+    open_decisions = prior.get("open", [])
+    if not isinstance(open_decisions, list) or not all(isinstance(n, str) for n in open_decisions):
+        raise CheckpointError(f"{path}: the prior's open decisions must be a list of decision names, "
+                              f"got {open_decisions!r}")
     try:
         return kind, prior_weight_per_kind(weight, meta.get("role_kinds", []), "the prior's weight")
     except ValueError as exc:
@@ -149,7 +153,8 @@ class TorchPolicy(BasePolicy):
         self.kind_index = 0
         self.name = name or meta.get("name", "trained")
         kind, self.prior_weights = prior_of(meta)
-        self._prior = make_prior(kind, None if seed is None else seed + 1)
+        self._prior = make_prior(kind, None if seed is None else seed + 1,
+                                 open_decisions=(meta.get("prior") or {}).get("open", ()))
         self.prior_scorer = None  # the bound prior of the seat (set by bind)
         self._macro = make_macro(macro_of(meta))
         self.macro_player = None  # the macro's player of the seat and game (set by bind)
@@ -211,7 +216,10 @@ class TorchPolicy(BasePolicy):
             bound.kind_index = self.kinds.index(kind)
             bound._seat_bound = True
             if self._prior is not None:
-                bound.prior_scorer = self._prior.bind(game, seat)
+                try:
+                    bound.prior_scorer = self._prior.bind(game, seat)
+                except ValueError as exc:  # the file opens decisions this game does not have
+                    raise CheckpointError(f"checkpoint {self.name!r}: {exc}") from exc
                 if bound.prior_scorer.per_game_state:
                     bound.per_game_state = True
                     return bound

@@ -159,6 +159,10 @@ class NetConfig(Section):
     kinds (YAML {agent: 2, hunter: 10}; on the command line
     --opt 'net.prior_weight={agent: 2, hunter: 10}'), so a kind whose heuristic prefers
     its move by a small margin can get a weight its residual can outweigh"""
+    prior_open: list[str] = field(default_factory=list)
+    """decisions (the game's names, e.g. A2_equipment_before) at which the prior says
+    nothing: its scores are 0 there and the residual alone plays them, from uniform
+    (net.prior heuristic; games whose observation has a pending-decision block)"""
     privileged_critic: bool = False
     """during training the critic also reads every other seat's observation (the
     true state as far as any role knows it), the actor and every exported file never
@@ -169,6 +173,11 @@ class NetConfig(Section):
         if self.prior not in PRIOR_KINDS:
             raise ValueError(f"training option 'net.prior' must be {' or '.join(PRIOR_KINDS)}, got {self.prior!r}")
         check_prior_weight(self.prior_weight, PRIOR_WEIGHT_OPTION)  # the kinds are checked with the game
+        if not isinstance(self.prior_open, list) or not all(isinstance(n, str) for n in self.prior_open):
+            raise ValueError(f"training option 'net.prior_open' must be a list of decision names, got {self.prior_open!r}")
+        if self.prior_open and self.prior == "none":
+            raise ValueError("training option 'net.prior_open' needs net.prior heuristic: without a prior no "
+                             "decision is held by one")
 
     def prior_weight_per_kind(self, kinds: list[str]) -> float | list[float]:
         """``prior_weight`` for a game of role kinds ``kinds``: a float (one weight), or a

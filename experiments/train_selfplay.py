@@ -52,7 +52,7 @@ from spyenvs.agents.checkpoint import read_checkpoint, save_arrays
 from spyenvs.agents.heuristics import has_heuristic
 from spyenvs.agents.macros import make_macro
 from spyenvs.agents.policy import role_kinds
-from spyenvs.agents.prior import make_prior
+from spyenvs.agents.prior import make_prior, open_decision_indices
 from spyenvs.agents.registry import make_policy
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.core import progress  # progress.progress_bar looked up per call (tests replace it)
@@ -129,6 +129,7 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
         raise ValueError(f"net.prior heuristic needs a game with a heuristic; {probe.env_id} has none")
     kinds = role_kinds(list(probe.roles))
     cfg.net.prior_weight_per_kind(kinds)  # a weight per kind names exactly the game's
+    open_decision_indices(probe, cfg.net.prior_open, "training option 'net.prior_open'")
     macro = make_macro(cfg.macro)
     if macro is not None:
         macro.check_env(probe.env_id)
@@ -149,7 +150,8 @@ def row_options(cfg: TrainConfig) -> dict[str, Any]:
     """The env's options for the learner row's extra parts: the other seats'
     observations for the critic (``net.privileged_critic``) and the prior's scores
     (``net.prior``); and for the learner's decisions, the macro (``macro``)."""
-    return {"privileged": bool(cfg.net.privileged_critic), "prior": make_prior(cfg.net.prior, seed=cfg.seed + 29),
+    return {"privileged": bool(cfg.net.privileged_critic), "prior": make_prior(cfg.net.prior, seed=cfg.seed + 29,
+                                                                                open_decisions=cfg.net.prior_open),
             "macro": make_macro(cfg.macro)}
 
 
@@ -228,6 +230,8 @@ class Learner:
             weight = self.cfg.net.prior_weight  # one number, or one per role kind in role_kinds' order
             weight = {k: float(weight[k]) for k in s.kinds} if isinstance(weight, dict) else float(weight)
             meta["prior"] = {"kind": self.cfg.net.prior, "weight": weight}
+            if self.cfg.net.prior_open:
+                meta["prior"]["open"] = list(self.cfg.net.prior_open)
         if self.cfg.macro != "none":  # the player walks the macro's routes as the learner did
             meta["macro"] = self.cfg.macro
         return meta
@@ -266,7 +270,8 @@ def demonstration_part(cfg: TrainConfig, spec: GameSpec, games: int, first: int,
                                   gamma=cfg.ppo.gamma, max_decisions=cfg.max_decisions,
                                   progress=progress, opponent_classes=opponent_classes(cfg),
                                   student=student, privileged=bool(cfg.net.privileged_critic),
-                                  prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + salt),
+                                  prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + salt,
+                                                                   open_decisions=cfg.net.prior_open),
                                   macro=make_macro(cfg.macro), first=first)
 
 

@@ -76,6 +76,9 @@ class Game(ABC):
     #: role kinds whose seats win or lose together (evaluation seats one candidate in
     #: all of them); kinds not listed play for themselves
     team_kinds: ClassVar[tuple[str, ...]] = ()
+    #: the pending decision kinds, in the order of the observation's ``decision``
+    #: one-hot block, where the game has one (empty: no such block)
+    decisions: ClassVar[tuple[str, ...]] = ()
     #: opt-in options that leak through who acts when ({option: leaking value}); the
     #: conformance suite's sequence-leak test skips configs that set them
     SEQUENCE_LEAKING_OPTIONS: ClassVar[dict[str, Any]] = {}

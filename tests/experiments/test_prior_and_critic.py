@@ -255,6 +255,70 @@ def test_a_float_weight_and_a_one_kind_game_keep_one_weight(tmp_path):
     assert cfg.net.prior_weight_per_kind(describe_game(cfg).kinds) == 3.0
 
 
+EQUIPMENT = ["A2_equipment_before", "A4_equipment_after", "A2t_equipment_target"]
+
+
+def specter_states(decisions: set[str], seed: int = 3):
+    """(game copy's observation, mask, decision name) of the agent's decisions with a
+    choice in one 2-player Specter Ops game the heuristics play, for ``decisions``."""
+    game = make_game("specter_ops_v0", num_players=2)
+    game.reset(seed)
+    players = [HeuristicPolicy(seed + s).bind(game, s) for s in range(game.num_players)]
+    found = []
+    while not game.is_over and len(found) < 40:
+        seat, mask = game.current_player, game.legal_mask()
+        obs = game.observe(seat)
+        if seat == 0 and mask.sum() > 1 and game.decision_name() in decisions:
+            found.append((obs, mask.copy(), game.decision_name()))
+        game.step(players[seat].act(obs, mask))
+    return found
+
+
+def test_an_open_decision_leaves_its_rows_to_the_residual():
+    """Rows at an open decision (the agent's equipment windows) get prior columns of 0;
+    every other row gets the heuristic's, as without the option."""
+    states = specter_states({"A2_equipment_before", "A3_move_step"})
+    assert {name for *_, name in states} == {"A2_equipment_before", "A3_move_step"}
+    obs = np.stack([o for o, _, _ in states])
+    masks = np.stack([m for _, m, _ in states])
+    game = make_game("specter_ops_v0", num_players=2)
+    plain = HeuristicPrior(0).bind(game, 0).scores(obs, masks, advance=False)
+    opened = HeuristicPrior(0, EQUIPMENT).bind(game, 0).scores(obs, masks, advance=False)
+    at_window = np.array([name == "A2_equipment_before" for *_, name in states])
+    assert (plain[at_window] != 0).any()  # the heuristic's "no card" leads there
+    assert not opened[at_window].any()
+    np.testing.assert_array_equal(opened[~at_window], plain[~at_window])
+
+
+def test_a_file_names_its_open_decisions_and_its_player_leaves_them_to_the_residual(tmp_path):
+    _, spec, _, learner = build("specter_ops_v0", "mlp", {"num_players": 2}, tmp_path,
+                                **{"net.prior": "heuristic", "net.prior_weight": 10, "net.prior_open": EQUIPMENT})
+    path = tmp_path / "open.npz"
+    learner.save_policy(str(path), "open")
+    assert read_checkpoint(path)[1]["prior"] == {"kind": "heuristic", "weight": 10.0, "open": EQUIPMENT}
+    bound = TorchPolicy.load(path).bind(spec.make(), 0)
+    obs, mask, _ = specter_states({"A2_equipment_before"})[0]
+    assert not bound.prior_scorer.scores(obs[None], mask[None], advance=False).any()
+    residual = bound.net.logits(policy_input(obs.astype(np.float32), bound.kind_index, 2))
+    legal = mask > 0
+    np.testing.assert_allclose(bound.action_logits(obs, mask)[legal], residual[legal], rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("env_id,overrides,message", [
+    ("specter_ops_v0", {"net.prior_open": EQUIPMENT}, "'net.prior_open' needs net.prior heuristic"),
+    ("specter_ops_v0", {"net.prior": "heuristic", "net.prior_open": "A2_equipment_before"},
+     "'net.prior_open' must be a list"),
+    ("specter_ops_v0", {"net.prior": "heuristic", "net.prior_open": ["A9_fly"]},
+     "'net.prior_open': specter_ops_v0 has no decision 'A9_fly'; its decisions: S1_hunter_character"),
+    ("unrest_v0", {"net.prior": "heuristic", "net.prior_open": ["play"]},
+     "'net.prior_open': unrest_v0 has no pending-decision block"),
+])
+def test_bad_open_decisions_are_a_one_line_error(env_id, overrides, message):
+    with pytest.raises(ValueError, match=message) as err:
+        describe_game(load_config(None, env_id, overrides))
+    assert "\n" not in str(err.value)
+
+
 # ----------------------------------------------------------- the privileged critic
 @pytest.mark.parametrize("env_id,arch,game", CASES[1:], ids=[f"{e}-{a}" for e, a, _ in CASES[1:]])
 def test_the_privileged_critic_never_reaches_the_actor(env_id, arch, game, tmp_path):

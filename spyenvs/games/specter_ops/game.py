@@ -30,6 +30,7 @@ class SpecterOpsGame(SpecterOpsRules, Game):
 
     info = INFO
     team_kinds = ("hunter",)  # the hunters share a team reward (rules §8.1)
+    decisions = DECISIONS
     SEQUENCE_LEAKING_OPTIONS = {"pad_agent_turn": False}  # her step count, A1, I1 ... (C58)
     CONFIG = {
         "num_players": Param(2, int, choices=(2, 3, 4, 5), doc="rulebook player count: 1 agent vs 2, 2, 3, 4 hunters"),

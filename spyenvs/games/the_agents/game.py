@@ -34,6 +34,7 @@ class TheAgentsGame(TheAgentsRules, Game):
     """The Agents (Saar Shai, 2013), 2-5 players, rules file ``rules/the_agents.md``."""
 
     info = INFO
+    decisions = R.DECISIONS
     CONFIG = {
         "num_players": Param(2, int, min=2, max=5, doc="number of players"),
         "end_rule": Param("immediate", str, choices=("immediate", "equal_turns"),
