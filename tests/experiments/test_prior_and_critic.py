@@ -304,6 +304,23 @@ def test_a_file_names_its_open_decisions_and_its_player_leaves_them_to_the_resid
     np.testing.assert_allclose(bound.action_logits(obs, mask)[legal], residual[legal], rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("env_id", ["specter_ops_v0", "the_agents_v0"])
+def test_a_games_decisions_name_its_observations_pending_decision_one_hot(env_id):
+    """Open decisions are found by the observation's one-hot: its hot place is the
+    index of ``decision_name()`` in the game's ``decisions``, at every decision."""
+    game = make_game(env_id)
+    game.reset(5)
+    rng = np.random.default_rng(5)
+    block = game.layout.blocks["decision"].slice
+    for _ in range(300):
+        if game.is_over:
+            break
+        seat = game.current_player
+        hot = game.observe(seat)[block]
+        assert hot.sum() == 1 and game.decisions[int(np.argmax(hot))] == game.decision_name()
+        game.step(int(rng.choice(game.legal_actions())))
+
+
 @pytest.mark.parametrize("env_id,overrides,message", [
     ("specter_ops_v0", {"net.prior_open": EQUIPMENT}, "'net.prior_open' needs net.prior heuristic"),
     ("specter_ops_v0", {"net.prior": "heuristic", "net.prior_open": "A2_equipment_before"},
