@@ -100,7 +100,7 @@ def open_decision_indices(game: Any, names: Sequence[str], what: str) -> list[in
     names = list(names)
     if not names:
         return []
-    decisions = list(getattr(game, "decisions", ()) or ())
+    decisions = list(game.decisions)
     if not decisions or "decision" not in game.layout.blocks:
         raise ValueError(f"{what}: {game.env_id} has no pending-decision block in its observation to open "
                          f"decisions by")
