@@ -78,14 +78,14 @@ class MLPActor:
         return x
 
 
-def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float | list[float]]:
-    """(kind, weight) of a checkpoint's ``prior`` (absent: ``("none", 0.0)``), the
-    weight a float, or one per ``role_kinds`` in their order
-    (:func:`~spyenvs.agents.prior.prior_weight_per_kind`); an unknown kind or a
-    malformed weight raises :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
+def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float | list[float], list[str]]:
+    """(kind, weight, open decisions) of a checkpoint's ``prior`` (absent: ``("none",
+    0.0, [])``), the weight a float, or one per ``role_kinds`` in their order
+    (:func:`~spyenvs.agents.prior.prior_weight_per_kind`); an unknown kind, a malformed
+    weight or open list raises :class:`~spyenvs.agents.checkpoint.CheckpointError`."""
     prior = meta.get("prior")
     if prior is None:
-        return "none", 0.0
+        return "none", 0.0, []
     kind = prior.get("kind") if isinstance(prior, dict) else None
     weight = prior.get("weight") if isinstance(prior, dict) else None
     if kind not in PRIOR_KINDS or kind == "none":
@@ -96,7 +96,7 @@ def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float
         raise CheckpointError(f"{path}: the prior's open decisions must be a list of decision names, "
                               f"got {open_decisions!r}")
     try:
-        return kind, prior_weight_per_kind(weight, meta.get("role_kinds", []), "the prior's weight")
+        return kind, prior_weight_per_kind(weight, meta.get("role_kinds", []), "the prior's weight"), open_decisions
     except ValueError as exc:
         raise CheckpointError(f"{path}: {exc}") from exc
 
@@ -152,9 +152,8 @@ class TorchPolicy(BasePolicy):
         self.rng = np.random.default_rng(seed)
         self.kind_index = 0
         self.name = name or meta.get("name", "trained")
-        kind, self.prior_weights = prior_of(meta)
-        self._prior = make_prior(kind, None if seed is None else seed + 1,
-                                 open_decisions=(meta.get("prior") or {}).get("open", ()))
+        kind, self.prior_weights, open_decisions = prior_of(meta)
+        self._prior = make_prior(kind, None if seed is None else seed + 1, open_decisions)
         self.prior_scorer = None  # the bound prior of the seat (set by bind)
         self._macro = make_macro(macro_of(meta))
         self.macro_player = None  # the macro's player of the seat and game (set by bind)

@@ -138,9 +138,14 @@ def test_a_prior_policy_needs_its_seat_and_a_known_prior(tmp_path):
     learner.save_policy(str(path), "p")
     arrays, meta = read_checkpoint(path)
     for bad in ({"kind": "oracle", "weight": 1.0}, {"kind": "heuristic", "weight": 0}, "heuristic",
-                {"kind": "heuristic", "weight": {"player": 1, "spy": 2}}, {"kind": "heuristic", "weight": {"player": -1}}):
+                {"kind": "heuristic", "weight": {"player": 1, "spy": 2}}, {"kind": "heuristic", "weight": {"player": -1}},
+                {"kind": "heuristic", "weight": 1.0, "open": "step"}, {"kind": "heuristic", "weight": 1.0, "open": [1]}):
         with pytest.raises(CheckpointError, match="prior"):
             TorchPolicy.from_arrays(arrays, dict(meta, prior=bad))
+    foreign = TorchPolicy.from_arrays(arrays, dict(meta, prior={"kind": "heuristic", "weight": 1.0, "open": ["A9_fly"]}))
+    with pytest.raises(CheckpointError, match="has no decision 'A9_fly'") as err:
+        foreign.bind(g, 0)
+    assert "\n" not in str(err.value)
 
 
 # ------------------------------------------------------------ a weight per role kind
