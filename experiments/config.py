@@ -479,24 +479,32 @@ def _override(cls, node: dict, key: str, value: Any) -> None:
     sub = _section_class(kind)
     if sub is not None and last not in _hints(sub):
         raise ValueError(f"unknown training option {key!r}")
-    node[last] = _flow_mapping(key, _hints(sub)[last], value) if sub is not None else value
+    node[last] = _flow_collection(key, _hints(sub)[last], value) if sub is not None else value
 
 
-def _flow_mapping(key: str, kind: Any, value: Any) -> Any:
-    """A string in braces given to a field that takes a mapping, read as YAML's flow
-    mapping (``--opt 'net.prior_weight={agent: 2, hunter: 10}'``: not JSON, so the
-    command line's parser kept it a string); any other value as it is."""
-    if not (isinstance(value, str) and value.strip().startswith("{") and dict in _allowed(kind)):
+def _flow_collection(key: str, kind: Any, value: Any) -> Any:
+    """A string in braces or brackets given to a field that takes a mapping or a list,
+    read as YAML's flow mapping or sequence (``--opt 'net.prior_weight={agent: 2,
+    hunter: 10}'``, ``--opt 'net.prior_open=[A2_equipment_before, A4_equipment_after]'``:
+    not JSON, so the command line's parser kept it a string); any other value as it is."""
+    text = value.strip() if isinstance(value, str) else ""
+    allowed = _allowed(kind)
+    if text.startswith("{") and dict in allowed:
+        shape, example = dict, "a mapping such as {a: 1, b: 2}"
+    elif text.startswith("[") and list in allowed:
+        shape, example = list, "a list such as [a, b]"
+    else:
         return value
     try:
-        mapping = yaml.safe_load(value)
+        parsed = yaml.safe_load(value)
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ValueError(f"training option {key!r} must be a mapping such as {{a: 1, b: 2}}, "
-                         f"got {value!r} ({problem})") from exc
-    if any(v is None and ":" in str(k) for k, v in mapping.items()):  # YAML read {a:1} as the key "a:1"
+        raise ValueError(f"training option {key!r} must be {example}, got {value!r} ({problem})") from exc
+    if not isinstance(parsed, shape):
+        raise ValueError(f"training option {key!r} must be {example}, got {value!r}")
+    if shape is dict and any(v is None and ":" in str(k) for k, v in parsed.items()):  # YAML read {a:1} as the key "a:1"
         raise ValueError(f"training option {key!r} needs a space after each colon ({{a: 1, b: 2}}), got {value!r}")
-    return mapping
+    return parsed
 
 
 def _type_ok(value: Any, kind: type) -> bool:

@@ -52,7 +52,9 @@ def run_seed(env_id: str, seed: int, games: int, opts: list[str], tag: str | Non
         argv += ["--opt", opt]
     if quiet:
         argv.append("--quiet")
-    subprocess.run(argv, check=True)
+    status = subprocess.run(argv).returncode
+    if status:  # the run has said why, in one line: end with its status, not a traceback here
+        raise SystemExit(status)
     with open(os.path.join(out, "results.json")) as f:
         res = json.load(f)
     res["seed_run"] = {"seed": seed, "tag": tag, "opts": list(opts)}

@@ -341,6 +341,24 @@ def test_bad_open_decisions_are_a_one_line_error(env_id, overrides, message):
     assert "\n" not in str(err.value)
 
 
+def test_the_command_line_reads_open_decisions_as_the_readme_writes_them():
+    """--opt 'net.prior_open=[A2_equipment_before, A4_equipment_after]' (YAML's flow
+    sequence: not JSON, so the command line's parser kept it a string) is a list."""
+    text = "[A2_equipment_before, A4_equipment_after, A2t_equipment_target]"
+    overrides = {"net.prior": "heuristic", **parse_key_values([f"net.prior_open={text}"], "--opt")}
+    assert load_config(None, "specter_ops_v0", overrides).net.prior_open == EQUIPMENT
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[A2_equipment_before, A4", "must be a list such as \\[a, b\\]"),
+    ("[A2_equipment_before: 1]", "must be a list of decision names"),
+])
+def test_a_malformed_open_list_on_the_command_line_is_a_one_line_error(text, message):
+    with pytest.raises(ValueError, match="'net.prior_open' " + message) as err:
+        load_config(None, "specter_ops_v0", {"net.prior": "heuristic", "net.prior_open": text})
+    assert "\n" not in str(err.value)
+
+
 # ----------------------------------------------------------- the privileged critic
 @pytest.mark.parametrize("env_id,arch,game", CASES[1:], ids=[f"{e}-{a}" for e, a, _ in CASES[1:]])
 def test_the_privileged_critic_never_reaches_the_actor(env_id, arch, game, tmp_path):
