@@ -185,6 +185,9 @@ class BoundISMCTS(BasePolicy):
         self._kept: tuple[_Node, Any, int, int] | None = None  # (subtree, game seed, actions, action)
         #: iterations run by the last search (bench --search reads it)
         self.last_iterations = 0
+        #: the share of the root's visits per action at the last move (a one-hot where
+        #: the move was forced or a win at once): expert iteration's cloning targets
+        self.last_visits: np.ndarray | None = None
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         game = self.game
@@ -193,8 +196,20 @@ class BoundISMCTS(BasePolicy):
         legal = np.flatnonzero(mask)
         if legal.size == 1:
             self._kept = None
-            return int(legal[0])
+            return self._chosen(int(legal[0]), mask.size)
         return self.search(game)
+
+    def _chosen(self, action: int, n_actions: int, visits: dict[int, int] | None = None) -> int:
+        """``action``, recording :attr:`last_visits` (a one-hot without ``visits``)."""
+        share = np.zeros(n_actions, np.float32)
+        if visits and sum(visits.values()) > 0:
+            total = float(sum(visits.values()))
+            for a, v in visits.items():
+                share[a] = v / total
+        else:
+            share[action] = 1.0
+        self.last_visits = share
+        return action
 
     def _root(self, game: Any) -> _Node:
         kept, self._kept = self._kept, None
@@ -222,10 +237,11 @@ class BoundISMCTS(BasePolicy):
     def search(self, game: Any) -> int:
         spec, rng, seat = self.spec, self.rng, self.seat
         win = self._winning_move(game)
+        n_actions = game.legal_mask().size
         if win is not None:
             self._kept = None
             self.last_iterations = 0
-            return int(win)
+            return self._chosen(int(win), n_actions)
         root = self._root(game)
         deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
         pool: list[Any] = []
@@ -252,11 +268,11 @@ class BoundISMCTS(BasePolicy):
         playable = [(a, node) for a, node in root.children.items() if legal[a]]
         if not playable:
             self._kept = None
-            return int(np.flatnonzero(legal)[0])
+            return self._chosen(int(np.flatnonzero(legal)[0]), n_actions)
         best_a, best = max(playable, key=lambda kv: (kv[1].visits, kv[1].reward))
         if spec.reuse_tree:
             self._kept = (best, game.seed, len(game.actions), int(best_a))
-        return int(best_a)
+        return self._chosen(int(best_a), n_actions, {int(a): node.visits for a, node in playable})
 
     # ------------------------------------------------------------ one iteration
     def _iterate(self, root: _Node, d: Any) -> None:

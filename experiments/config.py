@@ -185,6 +185,10 @@ class NetConfig(Section):
         return prior_weight_per_kind(self.prior_weight, kinds, PRIOR_WEIGHT_OPTION)
 
 
+#: what a warm start's clone fits (``warm_start.targets``)
+CLONE_TARGETS = ("moves", "visits")
+
+
 @dataclass
 class WarmStartConfig(Section):
     """Behaviour cloning before PPO (:mod:`spyenvs.experiments.warm_start`)."""
@@ -210,14 +214,25 @@ class WarmStartConfig(Section):
     """a demos.npz an earlier run kept (the teacher's games with the same game, options
     and net inputs): cloned instead of playing warm_start.games again; it must be the
     games of warm_start.teacher"""
+    opponent: str = ""
+    """empty: half the teacher's games put it in every seat, half in one learner seat
+    against random players; a policy name (e.g. ``heuristic``): every game puts the
+    teacher in one learner seat (rotating) against that policy, the states a policy
+    meets when it is evaluated against it"""
+    targets: str = "moves"
+    """what the clone fits: ``moves`` (the teacher's chosen moves) or ``visits`` (a
+    search teacher's share of root visits per move: expert iteration's targets)"""
     workers: int = 1
-    """processes playing the teacher's games (a search teacher is slow); above 1 the
+    """processes playing the teacher's games and DAgger's (a search teacher is slow); above 1 the
     games are played in parts of 8, each seeded by its number, so the demonstrations
     are the same for any number of workers above 1 (and differ from one worker's)"""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.workers, int) and not isinstance(self.workers, bool) and self.workers >= 1):
             raise ValueError(f"training option 'warm_start.workers' must be at least 1, got {self.workers!r}")
+        if self.targets not in CLONE_TARGETS:
+            raise ValueError(f"training option 'warm_start.targets' must be one of {', '.join(CLONE_TARGETS)}, "
+                             f"got {self.targets!r}")
 
 
 @dataclass
@@ -344,6 +359,9 @@ class TrainConfig(RunConfig):
             raise ValueError(f"training option 'clone_reg.coef' must be 0 with net.prior {self.net.prior} and "
                              f"warm_start.teacher {self.warm_start.teacher}: the prior already holds the teacher "
                              "in the logits")
+        if self.warm_start.targets == "visits" and self.macro != "none":
+            raise ValueError(f"training option 'warm_start.targets' visits does not combine with macro {self.macro}: "
+                             "the search's visits are over the env's moves, the learner takes the macro's")
 
     @property
     def prior_plays_teacher(self) -> bool:

@@ -272,15 +272,20 @@ def demonstration_part(cfg: TrainConfig, spec: GameSpec, games: int, first: int,
                                   student=student, privileged=bool(cfg.net.privileged_critic),
                                   prior=make_prior(cfg.net.prior, seed=cfg.seed + 31 + salt,
                                                                    open_decisions=cfg.net.prior_open),
-                                  macro=make_macro(cfg.macro), first=first)
+                                  macro=make_macro(cfg.macro), first=first,
+                                  opponent=(make_policy(ws.opponent, seed=cfg.seed + 29 + salt, env_id=spec.env_id)
+                                            if ws.opponent else None),
+                                  visits=ws.targets == "visits")
 
 
 def _demonstration_job(job: tuple) -> tuple[int, dict]:
     """One part of a warm start in a worker process (the game described afresh here):
     how many games it played, and their demonstrations."""
-    cfg, source, games, first, seed_offset = job
+    cfg, source, games, first, seed_offset, student = job
     pin_threads(1, 1)
-    return games, demonstration_part(cfg, describe_game(cfg, source), games, first, seed_offset)
+    if student is not None:  # each part samples the student's moves from a stream of its own
+        student.rng = np.random.default_rng([cfg.seed, seed_offset, first])
+    return games, demonstration_part(cfg, describe_game(cfg, source), games, first, seed_offset, student=student)
 
 
 class WarmStart:
@@ -297,10 +302,10 @@ class WarmStart:
         games = int(ws.games if games is None else games)
         what = f"{ws.teacher} games to clone" if student is None else f"DAgger games labelled by {ws.teacher}"
         with progress.progress_bar(games, what, enabled=not self.quiet) as bar:
-            if int(ws.workers) <= 1 or student is not None:  # DAgger's student stays in this process
+            if int(ws.workers) <= 1:
                 return demonstration_part(cfg, self.spec, games, 0, seed_offset, student=student,
                                           progress=bar.update)
-            jobs = [(cfg, self.spec.source, min(DEMO_PART, games - first), first, seed_offset)
+            jobs = [(cfg, self.spec.source, min(DEMO_PART, games - first), first, seed_offset, student)
                     for first in range(0, games, DEMO_PART)]
             parts = []
             for played, part in map_jobs(_demonstration_job, jobs, int(ws.workers)):
@@ -320,6 +325,11 @@ class WarmStart:
             raise ValueError(f"{path} has rows of {demos['obs'].shape[1]} inputs and {demos['masks'].shape[1]} "
                              f"actions; this run's are {width} and {spec.num_actions} (another game, game "
                              "options or net inputs)")
+        if ws.targets == "visits" and "targets" not in demos:
+            raise ValueError(f"{path} holds {teacher}'s moves without its visit shares; "
+                             "set warm_start.targets=moves to clone them")
+        if ws.targets == "moves":
+            demos.pop("targets", None)
         return demos
 
     def run(self, demos: dict, out: str) -> dict:

@@ -3,9 +3,11 @@ term that keeps PPO fine-tuning from forgetting it.
 
 The trainer starts from a cloned policy: :func:`collect_demonstrations` plays teacher
 games (the teacher in every seat, and the teacher in the learner's seat against random
-players so the states a random opponent leads to are covered too) and records the teacher's decisions
-in the learner's role kinds; :func:`behaviour_clone` fits the actor to them (masked
-cross-entropy) and the critic to the discounted outcomes. During PPO,
+players so the states a random opponent leads to are covered too; or, with
+``warm_start.opponent``, the teacher in one learner seat against that policy) and records
+the teacher's decisions in the learner's role kinds (with ``warm_start.targets: visits``
+also a search teacher's visit shares: expert iteration); :func:`behaviour_clone` fits
+the actor to them (masked cross-entropy) and the critic to the discounted outcomes. During PPO,
 :class:`CloneRegulariser` takes a few cloning steps after every update, with a weight
 that decays to zero over ``decay_steps``, so the policy leaves the teacher only as
 fast as the reward pulls it away.
@@ -47,11 +49,15 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
                            progress: Callable[[int], None] | None = None,
                            opponent_classes: tuple[str, ...] = (),
                            columns: np.ndarray | None = None, student=None, privileged: bool = False,
-                           prior=None, macro=None, first: int = 0) -> dict[str, np.ndarray]:
+                           prior=None, macro=None, first: int = 0, opponent=None,
+                           visits: bool = False) -> dict[str, np.ndarray]:
     """Teacher decisions with more than one legal action in ``learner_kinds`` seats.
 
     Even games put the teacher in every seat; odd games put it in one learner seat
-    (rotating) against random players. With ``student`` (DAgger) the student plays
+    (rotating) against random players. With ``opponent`` (a policy template) every
+    game puts the teacher in one learner seat (rotating) against it. ``visits``: also
+    return ``targets``, the search teacher's share of root visits per move
+    (``last_visits``), for expert iteration's cloning. With ``student`` (DAgger) the student plays
     the recorded seats instead, and the teacher, bound to the same seat, only labels
     what it would have played there. Returns arrays ``obs``, ``masks`` (bool),
     ``actions`` and ``returns`` (the seat's outcome discounted by its remaining
@@ -77,19 +83,20 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
         o = o if columns is None else o[columns]
         return o if scale is None else (o - scale[0]) * scale[1]
 
-    obs_rows, mask_rows, actions, owners = [], [], [], []
+    obs_rows, mask_rows, actions, owners, targets = [], [], [], [], []
     returns: list[float] = []
     for i in range(first, first + games):
         g.reset(int(rng.integers(2**62)))
-        if i % 2 == 0:
+        if opponent is None and i % 2 == 0:
             players = [teacher.bind(g, s) for s in range(g.num_players)]
             recorded = set(learner_seats)
             against = opponent_class_bits([getattr(teacher, "name", "teacher")], opponent_classes)
         else:
-            seat = learner_seats[(i // 2) % len(learner_seats)]
-            players = [teacher.bind(g, s) if s == seat else random_player for s in range(g.num_players)]
+            seat = learner_seats[(i if opponent is not None else i // 2) % len(learner_seats)]
+            other = random_player if opponent is None else opponent
+            players = [teacher.bind(g, s) if s == seat else other.bind(g, s) for s in range(g.num_players)]
             recorded = {seat}
-            against = opponent_class_bits(["random"], opponent_classes)
+            against = opponent_class_bits([getattr(other, "name", "random")], opponent_classes)
         students = {p: student.bind(g, p) for p in recorded} if student is not None else {}
         priors = {p: prior.bind(g, p) for p in recorded} if prior is not None else {}
         macros = {p: macro.bind(g, p) for p in recorded} if macro is not None else {}
@@ -122,6 +129,12 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
                 mask_rows.append(mask.astype(bool))
                 actions.append(a)
                 owners.append(p)
+                if visits:
+                    share = getattr(players[p], "last_visits", None)
+                    if share is None:
+                        raise ValueError(f"warm_start.targets visits needs a search teacher; "
+                                         f"{getattr(teacher, 'name', 'the teacher')} records no visits")
+                    targets.append(share)
             played = int(students[p].act(obs, mask)) if p in students else a
             g.step(player.env_action(played) if player is not None else played)
             n += 1
@@ -137,8 +150,11 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
             progress(1)
     if not actions:
         raise ValueError("the teacher's games produced no decision with a choice to learn from")
-    return {"obs": np.stack(obs_rows), "masks": np.stack(mask_rows), "actions": np.array(actions, np.int64),
-            "returns": np.array(returns, np.float32)}
+    demos = {"obs": np.stack(obs_rows), "masks": np.stack(mask_rows), "actions": np.array(actions, np.int64),
+             "returns": np.array(returns, np.float32)}
+    if visits:
+        demos["targets"] = np.stack(targets).astype(np.float32, copy=False)
+    return demos
 
 
 def join_demonstrations(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -177,6 +193,13 @@ def _clone_steps(policy, demos: dict[str, np.ndarray], optimizer, steps: int, ba
         returns = torch.as_tensor(demos["returns"][idx])
         if not actor:  # the critic alone: the teacher's returns
             loss = value_coef * torch.nn.functional.mse_loss(policy.predict_values(obs).flatten(), returns)
+        elif "targets" in demos:  # expert iteration: the cross-entropy with the search's visit shares
+            dist = policy.get_distribution(obs, action_masks=demos["masks"][idx])
+            # masked moves have no visits, so their huge negative log-probabilities weigh 0
+            loss = -(torch.as_tensor(demos["targets"][idx]) * dist.distribution.logits).sum(1).mean()
+            if value_coef:
+                values = policy.predict_values(obs)
+                loss = loss + value_coef * torch.nn.functional.mse_loss(values.flatten(), returns)
         else:
             acts = torch.as_tensor(demos["actions"][idx])
             values, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=demos["masks"][idx])

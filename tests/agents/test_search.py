@@ -115,6 +115,22 @@ def test_search_finds_the_winning_move_two_plies_deep():
     assert ISMCTS(simulations=400, seed=1).bind(g, 0).act(g.observe(0), g.legal_mask()) == 0
 
 
+def test_search_records_its_root_visit_shares_over_legal_moves_for_expert_iteration():
+    """last_visits: each legal move's share of the root's visits (the cloning targets of
+    warm_start.targets=visits), its largest share on the move played; a forced move or
+    a win at once is a one-hot on that move."""
+    g = nim(5)
+    agent = ISMCTS(simulations=300, seed=1).bind(g, 0)
+    move = agent.act(g.observe(0), g.legal_mask())
+    share = agent.last_visits
+    assert share.shape == (3,) and share.sum() == pytest.approx(1.0)
+    assert share[move] == share.max() and (share > 0).sum() > 1  # the search tried the other moves too
+    g = nim(3)  # taking all three wins at once
+    agent = ISMCTS(simulations=300, seed=1).bind(g, 0)
+    assert agent.act(g.observe(0), g.legal_mask()) == 2
+    np.testing.assert_array_equal(agent.last_visits, [0.0, 0.0, 1.0])
+
+
 def test_cut_off_scores_the_cut_state_with_the_value_function():
     # pile 20 is far from the end; with cut=0 each new leaf is scored by the value at
     # once, here one in which player 0 likes even piles; three simulations expand the

@@ -465,12 +465,19 @@ def test_a_prior_run_cloning_another_teacher_trains_the_residual_on_its_moves(tm
     ({"net.prior_weight": 0.0}, "'net.prior_weight' must be a positive number"),
     ({"net.prior": "heuristic", "clone_reg.coef": 0.5}, "'clone_reg.coef' must be 0 with net.prior heuristic"),
     ({"warm_start.workers": 0}, "'warm_start.workers' must be at least 1"),
+    ({"warm_start.targets": "values"}, "'warm_start.targets' must be one of moves, visits, got 'values'"),
     ({"net.privileged_critic": "yes"}, "'net.privileged_critic' must be true or false"),
     ({"learner_teams": 1}, "'learner_teams' must be true or false"),
 ])
 def test_the_options_are_checked_with_one_line_errors(overrides, message):
     with pytest.raises(ValueError, match=message) as err:
         load_config(None, "unrest_v0", overrides)
+    assert "\n" not in str(err.value)
+
+
+def test_visit_targets_do_not_combine_with_a_macro():
+    with pytest.raises(ValueError, match="'warm_start.targets' visits does not combine with macro") as err:
+        load_config(None, "specter_ops_v0", {"macro": "specter_destination", "warm_start.targets": "visits"})
     assert "\n" not in str(err.value)
 
 

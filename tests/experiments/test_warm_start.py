@@ -183,6 +183,55 @@ def test_a_part_of_a_collection_plays_the_games_of_its_numbers():
     assert len(part(0, 1)["actions"]) == 2 and len(part(1, 1)["actions"]) == 1
 
 
+def test_games_against_an_opponent_record_one_teacher_seat_each_game():
+    """warm_start.opponent: every game puts the teacher in one learner seat (rotating)
+    against that policy, so only that seat's decisions are recorded."""
+    class Counting(_Swapper):
+        name = "counting"
+
+    opponent = Counting()
+    demos = collect_demonstrations(lambda: HighCard(num_players=2, rounds=1), _teacher(), 6, seed=3,
+                                   learner_kinds=["player"], kinds=["player"], scale=None, opponent=opponent)
+    assert len(demos["actions"]) == 6 and opponent.calls == 6  # one decision each per game, the other seat its
+    cards = demos["obs"][:, :6].argmax(axis=1)
+    np.testing.assert_array_equal(demos["actions"], np.where(cards >= 3, 0, 1))  # the teacher's labels
+
+
+def test_visit_targets_are_the_search_teachers_shares_and_need_a_search():
+    from spyenvs.agents.ismcts import ISMCTS
+
+    demos = collect_demonstrations(lambda: HighCard(num_players=2, rounds=1), ISMCTS(simulations=30, seed=0), 4,
+                                   seed=3, learner_kinds=["player"], kinds=["player"], scale=None, visits=True)
+    targets = demos["targets"]
+    assert targets.shape == demos["masks"].shape
+    np.testing.assert_allclose(targets.sum(1), 1.0, rtol=1e-6)
+    assert (targets[np.arange(len(targets)), demos["actions"]] == targets.max(1)).all()  # the move played leads
+    with pytest.raises(ValueError, match="needs a search teacher; heuristic records no visits") as err:
+        collect_demonstrations(lambda: HighCard(num_players=2, rounds=1), _teacher(), 2, seed=3,
+                               learner_kinds=["player"], kinds=["player"], scale=None, visits=True)
+    assert "\n" not in str(err.value)
+
+
+def test_cloning_on_visit_targets_fits_the_actor_to_the_shares():
+    """With targets the clone minimises the cross-entropy with the visit shares: on
+    shares of 0.7 / 0.3 its probabilities come out near them, not at a one-hot."""
+    from sb3_contrib import MaskablePPO
+
+    from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv
+
+    venv = VecSelfPlayEnv(HighCard, {"num_players": 2}, opponents=[HeuristicPolicy(1)], num_envs=2,
+                          scale_observations=False)
+    model = MaskablePPO("MlpPolicy", venv, seed=0, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [32]})
+    demos = _demos(games=100)
+    demos["targets"] = np.tile(np.array([0.7, 0.3], np.float32), (len(demos["actions"]), 1))
+    behaviour_clone(model.policy, demos, epochs=40, batch_size=64, lr=1e-2)
+    import torch
+    with torch.no_grad():
+        probs = model.policy.get_distribution(torch.as_tensor(demos["obs"]),
+                                              action_masks=demos["masks"]).distribution.probs.numpy()
+    assert np.abs(probs[:, 0] - 0.7).max() < 0.1
+
+
 def test_teacher_games_played_by_workers_are_the_parts_played_here():
     """warm_start.workers: the games are split in parts of DEMO_PART, each seeded by its
     number; two worker processes return exactly what playing the parts here does."""
@@ -197,3 +246,18 @@ def test_teacher_games_played_by_workers_are_the_parts_played_here():
         np.testing.assert_array_equal(by_workers[key], here[key])
     # the second part is seeded by its own number, not a continuation of the first
     assert not np.array_equal(here["obs"][:4], demonstration_part(cfg, spec, 3, DEMO_PART)["obs"][:4])
+
+
+def test_dagger_games_played_by_workers_are_the_parts_played_here():
+    """DAgger rounds use warm_start.workers too (a search labeller is as slow there):
+    the student plays every recorded seat in the workers' parts as it does here."""
+    games = DEMO_PART + 3
+    cfg = load_config(None, HighCard.env_id, {"game.num_players": 2, "warm_start.workers": 2,
+                                              "warm_start.teacher": "random"})  # the toy heuristic lives here only
+    spec = describe_game(cfg, HighCard)
+    by_workers = WarmStart(cfg, spec, learner=None, quiet=True).demonstrations(games=games, seed_offset=1000,
+                                                                               student=_Swapper())
+    here = join_demonstrations([demonstration_part(cfg, spec, DEMO_PART, 0, 1000, student=_Swapper()),
+                                demonstration_part(cfg, spec, 3, DEMO_PART, 1000, student=_Swapper())])
+    for key in ("obs", "masks", "actions", "returns"):
+        np.testing.assert_array_equal(by_workers[key], here[key])
