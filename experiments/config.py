@@ -223,9 +223,10 @@ class WarmStartConfig(Section):
     """what the clone fits: ``moves`` (the teacher's chosen moves) or ``visits`` (a
     search teacher's share of root visits per move: expert iteration's targets)"""
     workers: int = 1
-    """processes playing the teacher's games and DAgger's (a search teacher is slow); above 1 the
-    games are played in parts of 8, each seeded by its number, so the demonstrations
-    are the same for any number of workers above 1 (and differ from one worker's)"""
+    """processes playing the teacher's games and DAgger's (a search teacher is slow);
+    above 1 the games are played in parts of 8, each seeded by its number, so the
+    demonstrations are the same for any number of workers above 1 (and differ from one
+    worker's)"""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.workers, int) and not isinstance(self.workers, bool) and self.workers >= 1):

@@ -7,10 +7,10 @@ players so the states a random opponent leads to are covered too; or, with
 ``warm_start.opponent``, the teacher in one learner seat against that policy) and records
 the teacher's decisions in the learner's role kinds (with ``warm_start.targets: visits``
 also a search teacher's visit shares: expert iteration); :func:`behaviour_clone` fits
-the actor to them (masked cross-entropy) and the critic to the discounted outcomes. During PPO,
-:class:`CloneRegulariser` takes a few cloning steps after every update, with a weight
-that decays to zero over ``decay_steps``, so the policy leaves the teacher only as
-fast as the reward pulls it away.
+the actor to them (masked cross-entropy) and the critic to the discounted outcomes.
+During PPO, :class:`CloneRegulariser` takes a few cloning steps after every update,
+with a weight that decays to zero over ``decay_steps``, so the policy leaves the
+teacher only as fast as the reward pulls it away.
 
 Observations are recorded as the training env sees them (scaled, with the role-kind
 one-hot, and the opponent's class, the other seats' observations and the prior's
@@ -57,10 +57,10 @@ def collect_demonstrations(make_game: Callable[[], Any], teacher, games: int, se
     (rotating) against random players. With ``opponent`` (a policy template) every
     game puts the teacher in one learner seat (rotating) against it. ``visits``: also
     return ``targets``, the search teacher's share of root visits per move
-    (``last_visits``), for expert iteration's cloning. With ``student`` (DAgger) the student plays
-    the recorded seats instead, and the teacher, bound to the same seat, only labels
-    what it would have played there. Returns arrays ``obs``, ``masks`` (bool),
-    ``actions`` and ``returns`` (the seat's outcome discounted by its remaining
+    (``last_visits``), for expert iteration's cloning. With ``student`` (DAgger) the
+    student plays the recorded seats instead, and the teacher, bound to the same seat,
+    only labels what it would have played there. Returns arrays ``obs``, ``masks``
+    (bool), ``actions`` and ``returns`` (the seat's outcome discounted by its remaining
     decisions). With ``opponent_classes`` each row ends with the opponents' classes,
     as the vectorised env writes them (the teacher's name, or ``random``). ``columns``:
     only these observation entries, scaled by their part of ``scale``, as the env
