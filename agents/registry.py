@@ -8,6 +8,9 @@
   documented in docs/search.md), e.g. ``ismcts:400:heuristic:cut=20:value=heuristic``;
 * ``expert``: the guided search at a fixed budget of at most a second a move
   (:data:`spyenvs.agents.ismcts.EXPERT`);
+* ``lookahead:DECISION[:through=A,B][:dets=N]``: the heuristic, looking one play-out
+  ahead at one kind of decision (:mod:`spyenvs.agents.lookahead`; a teacher, it reads
+  the live game);
 * ``pretrained``: the game's shipped pretrained policy (:mod:`spyenvs.agents.pretrained`;
   ``pretrained:sample`` samples from it);
 * a path to a checkpoint (``.pt`` or ``.npz``): a trained :class:`TorchPolicy`
@@ -34,6 +37,7 @@ from spyenvs.registry import make_game
 
 from .heuristics import HeuristicPolicy
 from .ismcts import ISMCTS, parse_spec
+from .lookahead import parse_lookahead
 from .policy import BasePolicy, RandomPolicy
 from .pretrained import PretrainedPolicy
 from .torch_policy import TorchPolicy
@@ -51,7 +55,7 @@ def make_policy(spec: str, seed: int | None = None, env_id: str | None = None, c
     ``act_game(game, seat)``, since it needs the live game.
     """
     policy = _load_callable(spec, seed) if _is_callable_spec(spec) else _make(spec, seed)
-    if env_id is None or role is None or isinstance(policy, ISMCTS):
+    if env_id is None or role is None or isinstance(policy, ISMCTS) or getattr(policy, "needs_live_game", False):
         return policy
     game = make_game(env_id, **(config or {}))
     if role not in game.roles:
@@ -70,12 +74,14 @@ def _make(spec: str, seed: int | None) -> BasePolicy:
         return PretrainedPolicy(seed, sample=spec.endswith(":sample"))
     if spec in ("ismcts", "expert") or spec.startswith("ismcts:"):
         return parse_spec(spec, seed)
+    if spec.startswith("lookahead:"):
+        return parse_lookahead(spec, seed)
     path, sample = spec, False
     if spec.endswith(":sample"):
         path, sample = spec[: -len(":sample")], True
     if path.endswith((".pt", ".npz")) or os.path.exists(path):
         return TorchPolicy.load(path, deterministic=not sample, seed=seed)
-    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS[:PLAYOUT][:KEY=VALUE], pretrained:sample, a checkpoint path (.pt/.npz), or package.module:callable")
+    raise ValueError(f"unknown policy {spec!r}; allowed: {', '.join(NAMES)}, ismcts:SIMS[:PLAYOUT][:KEY=VALUE], lookahead:DECISION, pretrained:sample, a checkpoint path (.pt/.npz), or package.module:callable")
 
 
 #: a dotted Python name: ``package.module`` or ``Class.method``
@@ -84,11 +90,11 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 def _is_callable_spec(spec: Any) -> bool:
     """``module:callable``, and not one of the forms :func:`_make` reads
-    (``ismcts:SIMS``, ``pretrained:sample``, ``final.pt:sample``)."""
+    (``ismcts:SIMS``, ``lookahead:DECISION``, ``pretrained:sample``, ``final.pt:sample``)."""
     if not isinstance(spec, str):
         return False
     module, sep, attr = spec.partition(":")
-    return (bool(sep) and module not in NAMES and not module.endswith((".pt", ".npz"))
+    return (bool(sep) and module not in (*NAMES, "lookahead") and not module.endswith((".pt", ".npz"))
             and not os.path.exists(module) and bool(_DOTTED.fullmatch(module)) and bool(_DOTTED.fullmatch(attr)))
 
 

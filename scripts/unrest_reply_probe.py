@@ -1,13 +1,12 @@
 """How much of the search's gain as the Unrest Rebel comes from foreseeing the heuristic
 Empire's reply to her PLAY (docs/results.md, "The Unrest Rebel against expert iteration").
 
-The Rebel plays the heuristic, except at PLAY where, with ``--dets`` above 0, she looks
-one round ahead: for each legal play, on ``--dets`` determinizations of what she knows
-(``resample_hidden``: never the true deck order), the heuristic Empire's two tokens and
-then her heuristic's own assignments, scored by the game's state evaluation; she plays
-the best (the heuristic's move where it ties). ``--dets 0`` is the heuristic itself on the
-same games. The Empire is the heuristic. Games are seeded 10,000,000 + i, the Rebel in
-seat 0; a scratch probe of a teacher, not a policy (it needs the live game).
+The Rebel is ``lookahead:play_cards:through=assign_card:dets=D``
+(:mod:`spyenvs.agents.lookahead`): the heuristic, except at PLAY, where for each legal
+play, on D determinizations of what she knows (never the true deck order), the heuristic
+Empire's two tokens and then her heuristic's own assignments are played out and scored
+by the game's state evaluation. ``--dets 0`` is the heuristic itself on the same games.
+The Empire is the heuristic. Games are seeded 10,000,000 + i, the Rebel in seat 0.
 
     python scripts/unrest_reply_probe.py --games 400 --dets 4 --workers 2
 """
@@ -18,10 +17,7 @@ import argparse
 import sys
 import time
 
-import numpy as np
-
 from spyenvs.agents.arena import score
-from spyenvs.agents.evaluations import state_value_for
 from spyenvs.agents.registry import make_policy
 from spyenvs.core.stats import wilson_interval
 from spyenvs.experiments.evaluate import load_average, map_jobs, pct, pin_blas_threads
@@ -31,48 +27,22 @@ from spyenvs.tools.arguments import run_reporting_errors
 REBEL, EMPIRE = 0, 1
 
 
-def reply_value(game, play: int, dets: int, model, value, rng) -> float:
-    """The Rebel's mean state value after ``play``, the heuristic Empire's reply and her
-    heuristic's assignments, over ``dets`` determinizations of her information."""
-    total = 0.0
-    for _ in range(dets):
-        d = game.resample_hidden(REBEL, rng)
-        d.step(int(play))
-        bound = {}
-        while not d.is_over and (d.current_player == EMPIRE or d.decision_name() == "assign_card"):
-            p = d.current_player
-            if p not in bound:
-                bound[p] = model.bind(d, p)
-            d.step(int(bound[p].act(d.observe(p), d.legal_mask())))
-        total += d.outcome()[REBEL] if d.is_over else value(d)[REBEL]
-    return total / dets
+def rebel_spec(dets: int) -> str:
+    return "heuristic" if dets == 0 else f"lookahead:play_cards:through=assign_card:dets={dets}"
 
 
 def play(job: tuple) -> tuple[float, int, int]:
-    """One game: the Rebel's score, the plays the look-ahead changed, the PLAY decisions."""
+    """One game: the Rebel's score, the plays the look-ahead changed, the plays it weighed."""
     i, dets = job
     pin_blas_threads()
     g = make_game("unrest_v0")
-    heuristic = make_policy("heuristic", seed=i, env_id="unrest_v0")
-    model = make_policy("heuristic", seed=10_000 + i, env_id="unrest_v0")  # her model of the Empire
-    value = state_value_for(g)
-    rng = np.random.default_rng(i)
     g.reset(10_000_000 + i)
-    rebel, empire = heuristic.bind(g, REBEL), heuristic.bind(g, EMPIRE)
-    changed = plays = 0
+    rebel = make_policy(rebel_spec(dets), seed=i, env_id="unrest_v0").bind(g, REBEL)
+    empire = make_policy("heuristic", seed=i, env_id="unrest_v0").bind(g, EMPIRE)
     while not g.is_over:
-        p, mask = g.current_player, g.legal_mask()
-        obs = g.observe(p)
-        a = int((empire if p == EMPIRE else rebel).act(obs, mask))
-        if p == REBEL and dets > 0 and g.decision_name() == "play_cards" and mask.sum() > 1:
-            legal = np.flatnonzero(mask)
-            values = np.array([reply_value(g, b, dets, model, value, rng) for b in legal])
-            best = legal[values >= values.max() - 1e-9]
-            plays += 1
-            if a not in best:
-                a, changed = int(best[0]), changed + 1
-        g.step(a)
-    return score(g.outcome()[REBEL]), changed, plays
+        p = g.current_player
+        g.step(int((empire if p == EMPIRE else rebel).act(g.observe(p), g.legal_mask())))
+    return score(g.outcome()[REBEL]), getattr(rebel, "deviations", 0), getattr(rebel, "looked", 0)
 
 
 def main(argv=None) -> int:
@@ -86,11 +56,10 @@ def main(argv=None) -> int:
     t0 = time.monotonic()
     results = list(map_jobs(play, [(i, args.dets) for i in range(args.games)], args.workers))
     wins = sum(r[0] for r in results)
-    rate = wins / args.games
-    who = "the heuristic Rebel" if args.dets == 0 else f"the Rebel with the reply look-ahead ({args.dets} dets)"
-    print(f"{who} vs the heuristic Empire: {pct(rate, *wilson_interval(wins, args.games))} (n={args.games}); plays changed {sum(r[1] for r in results)} of "
-          f"{sum(r[2] for r in results)}; {time.monotonic() - t0:.0f} s with {args.workers} process(es), "
-          f"load {load_average()}")
+    print(f"{rebel_spec(args.dets)} as the Rebel vs the heuristic Empire: "
+          f"{pct(wins / args.games, *wilson_interval(wins, args.games))} (n={args.games}); plays changed "
+          f"{sum(r[1] for r in results)} of {sum(r[2] for r in results)}; {time.monotonic() - t0:.0f} s with "
+          f"{args.workers} process(es), load {load_average()}")
     return 0
 
 

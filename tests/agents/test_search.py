@@ -293,3 +293,42 @@ def test_a_game_without_a_state_evaluation_says_so():
     g.reset(0)
     with pytest.raises(ValueError, match="no state evaluation for high_card_test"):
         state_value_for(g)
+
+
+# ------------------------------------------------------------ the reply look-ahead
+def test_lookahead_plays_the_move_whose_play_out_through_the_reply_evaluates_best():
+    """lookahead:DECISION plays each legal move out, the other seats on the heuristic,
+    until the seat decides again, and plays the best evaluated: here the move after
+    which the heuristic opponent (taking one) leaves an even pile, which player 0 likes."""
+    register_evaluation(Nim.env_id, lambda game: [1.0, -1.0] if game.pile % 2 == 0 else [-1.0, 1.0])
+    g = nim(21)
+    heuristic_move = make_policy("heuristic", seed=0).bind(g, 0).act(g.observe(0), g.legal_mask())
+    agent = make_policy("lookahead:take:dets=2", seed=0).bind(g, 0)
+    assert heuristic_move == 0 and agent.act(g.observe(0), g.legal_mask()) == 1  # 21 - 2 - 1 = 18
+    assert g.pile == 21 and g.turn == 0  # played out on determinizations, not on the game
+
+
+def test_lookahead_scores_a_game_it_ends_by_the_outcome_and_keeps_the_heuristics_move_on_ties():
+    register_evaluation(Nim.env_id, lambda game: [0.0, 0.0])
+    g = nim(3)
+    assert make_policy("lookahead:take", seed=0).bind(g, 0).act(g.observe(0), g.legal_mask()) == 2  # takes all
+    g = nim(30)  # every play-out evaluates 0: the heuristic's move
+    assert make_policy("lookahead:take", seed=0).bind(g, 0).act(g.observe(0), g.legal_mask()) == 0
+
+
+def test_lookahead_leaves_other_decisions_to_the_heuristic():
+    register_evaluation(Nim.env_id, lambda game: [0.0, 0.0])
+    g = nim(3)
+    assert make_policy("lookahead:other_decision", seed=0).bind(g, 0).act(g.observe(0), g.legal_mask()) == 0
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("lookahead:take:dets=0", "lookahead dets must be a positive int, got 0"),
+    ("lookahead:take:dets=x", "lookahead dets must be a positive int, got 'x'"),
+    ("lookahead:take:depth=2", "bad lookahead option 'depth=2'"),
+    ("lookahead:", "bad lookahead spec 'lookahead:'"),
+])
+def test_bad_lookahead_specs_say_what_is_wrong_in_one_line(spec, message):
+    with pytest.raises(ValueError, match=message) as err:
+        make_policy(spec)
+    assert "\n" not in str(err.value)

@@ -1,5 +1,5 @@
-"""scripts/unrest_reply_probe.py: the Rebel's one-round look-ahead through the heuristic
-Empire's reply reads only what she knows (rules §5.1: not the deck's order)."""
+"""scripts/unrest_reply_probe.py and its Rebel, the look-ahead through the heuristic
+Empire's reply (spyenvs.agents.lookahead): it reads only what she knows."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import os
 import numpy as np
 import pytest
 
-from spyenvs.agents.evaluations import state_value_for
 from spyenvs.agents.registry import make_policy
 from spyenvs.registry import make_game
 
@@ -30,19 +29,23 @@ def _at_first_play(seed: int):
 
 
 def test_the_look_ahead_plays_on_her_determinizations_never_on_the_game():
-    """Her values depend on what she knows only (not the deck's order), and the live
-    game is left as it was."""
+    """Her values depend on what she knows only (rules §5.1: not the deck's order), and
+    the live game is left as it was."""
     g = _at_first_play(3)
     other = g.resample_hidden(probe.REBEL, np.random.default_rng(99))  # the same for her, another deck order
     assert list(other.hid.deck) != list(g.hid.deck)
     actions, deck = list(g.actions), list(g.hid.deck)
-    model = make_policy("heuristic", seed=1, env_id="unrest_v0")
-    value = state_value_for(g)
     for play in np.flatnonzero(g.legal_mask())[:5]:
-        here = probe.reply_value(g, int(play), 3, model, value, np.random.default_rng(7))
-        there = probe.reply_value(other, int(play), 3, model, value, np.random.default_rng(7))
-        assert here == pytest.approx(there)
+        here = make_policy(probe.rebel_spec(3), seed=7, env_id="unrest_v0").bind(g, probe.REBEL)
+        there = make_policy(probe.rebel_spec(3), seed=7, env_id="unrest_v0").bind(other, probe.REBEL)
+        assert here.play_out(int(play)) == pytest.approx(there.play_out(int(play)))
     assert list(g.actions) == actions and list(g.hid.deck) == deck
+
+
+def test_the_probe_plays_whole_games_and_counts_the_plays_it_weighed():
+    won, changed, looked = probe.play((0, 2))
+    assert won in (0.0, 0.5, 1.0) and looked >= 5 and 0 <= changed <= looked
+    assert probe.play((0, 0))[1:] == (0, 0)  # the heuristic weighs nothing
 
 
 def test_bad_arguments_are_one_line_errors(capsys):
