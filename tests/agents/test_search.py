@@ -332,3 +332,11 @@ def test_bad_lookahead_specs_say_what_is_wrong_in_one_line(spec, message):
     with pytest.raises(ValueError, match=message) as err:
         make_policy(spec)
     assert "\n" not in str(err.value)
+
+
+def test_lookahead_names_a_decision_the_game_lacks_in_one_line():
+    g = make_game("specter_ops_v0", num_players=2)
+    g.reset(0)
+    with pytest.raises(ValueError, match="lookahead: specter_ops_v0 has no decision 'play_cards'") as err:
+        make_policy("lookahead:play_cards").bind(g, 0)
+    assert "\n" not in str(err.value)
