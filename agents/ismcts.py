@@ -202,8 +202,8 @@ class BoundISMCTS(BasePolicy):
     def _chosen(self, action: int, n_actions: int, visits: dict[int, int] | None = None) -> int:
         """``action``, recording :attr:`last_visits` (a one-hot without ``visits``)."""
         share = np.zeros(n_actions, np.float32)
-        if visits and sum(visits.values()) > 0:
-            total = float(sum(visits.values()))
+        total = sum(visits.values()) if visits else 0
+        if total > 0:
             for a, v in visits.items():
                 share[a] = v / total
         else:
@@ -237,7 +237,7 @@ class BoundISMCTS(BasePolicy):
     def search(self, game: Any) -> int:
         spec, rng, seat = self.spec, self.rng, self.seat
         win = self._winning_move(game)
-        n_actions = game.legal_mask().size
+        n_actions = game.num_actions
         if win is not None:
             self._kept = None
             self.last_iterations = 0

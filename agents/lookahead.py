@@ -40,6 +40,11 @@ class Lookahead(BasePolicy):
     def bind(self, game: Any, seat: int) -> BoundLookahead:
         return BoundLookahead(self, game, seat)
 
+    def act_game(self, game: Any, seat: int) -> int:
+        """One move for ``seat`` of ``game`` (looks ahead on resamples, never on
+        ``game``'s hidden state)."""
+        return self.bind(game, seat).act(game.observe(seat), game.legal_mask())
+
     def act(self, observation, mask):  # pragma: no cover - a template cannot play
         raise TypeError("lookahead needs the game: call bind(game, seat)")
 

@@ -36,7 +36,7 @@ from typing import Any
 from spyenvs.registry import make_game
 
 from .heuristics import HeuristicPolicy
-from .ismcts import ISMCTS, parse_spec
+from .ismcts import parse_spec
 from .lookahead import parse_lookahead
 from .policy import BasePolicy, RandomPolicy
 from .pretrained import PretrainedPolicy
@@ -51,11 +51,12 @@ def make_policy(spec: str, seed: int | None = None, env_id: str | None = None, c
 
     Without ``env_id`` the result is a template to ``bind(game, seat)``. With
     ``env_id`` and ``role`` (how ``spyenvs play`` asks) it is already bound to that
-    role of a game of ``config``; ISMCTS then stays a template and plays through
-    ``act_game(game, seat)``, since it needs the live game.
+    role of a game of ``config``; a policy that needs the live game (``needs_live_game``:
+    ISMCTS, the look-ahead) then stays a template and plays through
+    ``act_game(game, seat)``.
     """
     policy = _load_callable(spec, seed) if _is_callable_spec(spec) else _make(spec, seed)
-    if env_id is None or role is None or isinstance(policy, ISMCTS) or getattr(policy, "needs_live_game", False):
+    if env_id is None or role is None or getattr(policy, "needs_live_game", False):
         return policy
     game = make_game(env_id, **(config or {}))
     if role not in game.roles:

@@ -340,3 +340,14 @@ def test_lookahead_names_a_decision_the_game_lacks_in_one_line():
     with pytest.raises(ValueError, match="lookahead: specter_ops_v0 has no decision 'play_cards'") as err:
         make_policy("lookahead:play_cards").bind(g, 0)
     assert "\n" not in str(err.value)
+
+
+def test_lookahead_asked_for_a_role_stays_a_template_that_plays_the_live_game():
+    """make_policy(spec, env_id, role) leaves a policy that needs the live game a
+    template, as it does ISMCTS; act_game plays a legal move without touching the game."""
+    policy = make_policy("lookahead:play_cards:through=assign_card", seed=0, env_id="unrest_v0", role="rebel")
+    g = make_game("unrest_v0")
+    g.reset(0)
+    actions = list(g.actions)
+    assert g.legal_mask()[policy.act_game(g, g.current_player)]
+    assert list(g.actions) == actions
