@@ -84,6 +84,9 @@ class Game(ABC):
     SEQUENCE_LEAKING_OPTIONS: ClassVar[dict[str, Any]] = {}
     #: wrong configs the conformance suite checks raise ValueError
     BAD_CONFIGS: ClassVar[list[dict[str, Any]]] = []
+    #: role kinds whose observation fixes the state up to what nobody sees, so that
+    #: :meth:`from_observation` can rebuild a game from it (empty: none)
+    rebuilds_from: ClassVar[tuple[str, ...]] = ()
 
     roles: tuple[str, ...]
     num_actions: int
@@ -205,6 +208,14 @@ class Game(ABC):
     def resample_hidden(self, viewer: int, rng: np.random.Generator) -> Game:
         """A clone where all that ``viewer`` cannot see is re-dealt consistently with
         what ``viewer`` knows; the clone's future chance comes from ``rng`` too."""
+
+    def from_observation(self, viewer: int, observation: np.ndarray, rng: np.random.Generator) -> Game:
+        """A game of this config in the state ``viewer``'s ``observation`` shows, what
+        nobody sees dealt from ``rng`` as :meth:`resample_hidden` deals it, for players
+        that look ahead from what they see alone. Only seats of the kinds in
+        :attr:`rebuilds_from`; else, or for an observation the seat cannot see, a
+        one-line ValueError."""
+        raise ValueError(f"{self.env_id} cannot rebuild its state from an observation")
 
     @abstractmethod
     def clone(self) -> Game: ...

@@ -22,9 +22,10 @@ from .observe import (
     sync_after,
     write_event,
 )
+from .rebuild import game_from_rebel_observation
 from .render import action_label, action_label_for, render_rgb, render_text
 from .resample import hidden_key, resample_hidden
-from .rules import UnrestRules
+from .rules import REBEL, UnrestRules
 
 
 class UnrestGame(UnrestRules, Game):
@@ -59,6 +60,7 @@ class UnrestGame(UnrestRules, Game):
             "reveal_all_on_liberation": False,
         },
     ]
+    rebuilds_from = ("rebel",)  # she sees every card but the deck's order (§5.1)
     BAD_CONFIGS = [
         {"revolution_threshold": 0},
         {"revolution_threshold": 100},
@@ -108,6 +110,12 @@ class UnrestGame(UnrestRules, Game):
 
     def resample_hidden(self, viewer: int, rng: np.random.Generator) -> "UnrestGame":
         return resample_hidden(self, viewer, rng)
+
+    def from_observation(self, viewer: int, observation: np.ndarray, rng: np.random.Generator) -> "UnrestGame":
+        if viewer != REBEL:
+            raise ValueError("unrest_v0 rebuilds its state from the Rebel's observation only: the Empire's "
+                             "hides her hand and the face-down cards")
+        return game_from_rebel_observation(self, observation, rng)
 
     def check_invariants(self) -> None:
         check_invariants(self)
