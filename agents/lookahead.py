@@ -7,7 +7,9 @@ state evaluation (:mod:`spyenvs.agents.evaluations`, or the outcome at a game's 
 played, the heuristic's own where it ties.
 
 It reads the live game, so it is a teacher (``warm_start.teacher``) or a tournament
-player, never a shipped file. For the Unrest Rebel, ``lookahead:play_cards:through=
+player, never a shipped file; the same look-ahead from a seat's observation alone (a
+game rebuilt from it) is the prior ``net.prior: lookahead:...`` (:mod:`spyenvs.agents.prior`),
+which a shipped file may name. DECISION may name several decisions, comma-separated. For the Unrest Rebel, ``lookahead:play_cards:through=
 assign_card`` foresees the heuristic Empire's reply to her play (docs/results.md).
 """
 
@@ -33,6 +35,8 @@ class Lookahead(BasePolicy):
             raise ValueError("lookahead needs the decision it looks ahead at: lookahead:DECISION")
         if not (isinstance(dets, int) and dets >= 1):
             raise ValueError(f"lookahead dets must be a positive int, got {dets!r}")
+        #: the decisions looked ahead at (DECISION may name several: A,B)
+        self.decisions = tuple(d for d in decision.split(",") if d)
         self.decision, self.through, self.dets = decision, tuple(through), dets
         self.seed = seed
         self.rng = np.random.default_rng(seed)
@@ -56,7 +60,7 @@ class BoundLookahead(BasePolicy):
         from .evaluations import state_value_for
 
         names = list(getattr(game, "decisions", ()) or ())
-        unknown = [n for n in (spec.decision, *spec.through) if names and n not in names]
+        unknown = [n for n in (*spec.decisions, *spec.through) if names and n not in names]
         if unknown:
             raise ValueError(f"lookahead: {game.env_id} has no decision {unknown[0]!r}; its decisions: "
                              f"{', '.join(names)}")
@@ -72,7 +76,7 @@ class BoundLookahead(BasePolicy):
         game = self.game
         move = int(self.heuristic.act(observation, mask))
         legal = np.flatnonzero(mask)
-        if legal.size <= 1 or game.decision_name() != self.spec.decision:
+        if legal.size <= 1 or game.decision_name() not in self.spec.decisions:
             return move
         values = np.array([self.play_out(int(a)) for a in legal])
         best = legal[values >= values.max() - 1e-9]
@@ -83,21 +87,27 @@ class BoundLookahead(BasePolicy):
         return int(best[0])
 
     def play_out(self, action: int) -> float:
-        """The seat's mean evaluation after ``action`` and the heuristic's moves until the
-        seat decides again outside ``through``, over the determinizations."""
-        game, seat, spec = self.game, self.seat, self.spec
-        total = 0.0
-        for _ in range(spec.dets):
-            d = game.resample_hidden(seat, self.rng)
-            d.step(action)
-            bound: dict[int, Any] = {}
-            while not d.is_over and (d.current_player != seat or d.decision_name() in spec.through):
-                p = d.current_player
-                if p not in bound:
-                    bound[p] = self.model.bind(d, p)
-                d.step(int(bound[p].act(d.observe(p), d.legal_mask())))
-            total += d.outcome()[seat] if d.is_over else self.value(d)[seat]
-        return total / spec.dets
+        """The seat's mean evaluation after ``action`` (:func:`play_out_value`)."""
+        return play_out_value(self.game, self.seat, action, self.spec, self.model, self.value, self.rng)
+
+
+def play_out_value(game: Any, seat: int, action: int, spec: Lookahead, model: HeuristicPolicy, value: Any,
+                   rng: np.random.Generator) -> float:
+    """``seat``'s mean evaluation (``value``, or the outcome at the end) after ``action``
+    in ``game`` and ``model``'s moves in every seat until ``seat`` decides again outside
+    ``spec.through``, over ``spec.dets`` determinizations of what ``seat`` knows."""
+    total = 0.0
+    for _ in range(spec.dets):
+        d = game.resample_hidden(seat, rng)
+        d.step(action)
+        bound: dict[int, Any] = {}
+        while not d.is_over and (d.current_player != seat or d.decision_name() in spec.through):
+            p = d.current_player
+            if p not in bound:
+                bound[p] = model.bind(d, p)
+            d.step(int(bound[p].act(d.observe(p), d.legal_mask())))
+        total += d.outcome()[seat] if d.is_over else value(d)[seat]
+    return total / spec.dets
 
 
 def parse_lookahead(spec: str, seed: int | None = None) -> Lookahead:

@@ -39,6 +39,15 @@ so the residual alone plays them, from uniform. Where the heuristic's preference
 worth keeping everywhere but somewhere it is known to be poor (Specter Ops' agent
 never plays equipment), PPO then learns that decision without loosening the weight
 on the rest.
+
+A look-ahead prior (``net.prior: lookahead:DECISION[:through=A,B][:dets=N]``,
+:mod:`spyenvs.agents.lookahead`) is the heuristic's, except at DECISION for the seats
+whose observation fixes the state (the game's ``rebuilds_from``: Unrest's Rebel). There
+the game is rebuilt from the observation alone (``Game.from_observation``, what nobody
+sees dealt at random), each legal move is played out with the heuristic in every seat,
+and its scores are the mean evaluations times :data:`LOOKAHEAD_SCALE`, the heuristic's
+own move a hair above its equals: the exported player plays the look-ahead's move
+wherever the residual is silent, from what its seat sees.
 """
 
 from __future__ import annotations
@@ -48,10 +57,31 @@ from typing import Any
 
 import numpy as np
 
-#: the prior kinds a config or checkpoint may name ("none": no prior)
+#: the prior kinds a config or checkpoint may name ("none": no prior), besides
+#: ``lookahead:DECISION[:through=A,B][:dets=N]``
 PRIOR_KINDS = ("none", "heuristic")
 #: the lowest prior column (a legal action's score below the best, clipped here)
 SCORE_FLOOR = -1.0e4
+#: a look-ahead prior's score per unit of evaluation (outcomes are +-1), and the
+#: heuristic's own move's margin over the moves that evaluate as well
+LOOKAHEAD_SCALE = 10.0
+LOOKAHEAD_TIE = 1.0e-3
+
+
+def check_prior_kind(kind: Any, what: str) -> None:
+    """A prior kind a config or checkpoint may name (:data:`PRIOR_KINDS` or a
+    ``lookahead:`` spec); else a one-line ValueError beginning with ``what``."""
+    if isinstance(kind, str) and kind.startswith("lookahead:"):
+        from .lookahead import parse_lookahead
+
+        try:
+            parse_lookahead(kind)
+        except ValueError as exc:
+            raise ValueError(f"{what}: {exc}") from None
+        return
+    if kind not in PRIOR_KINDS:
+        raise ValueError(f"{what} must be {', '.join(PRIOR_KINDS)} or lookahead:DECISION[:through=A,B][:dets=N], "
+                         f"got {kind!r}")
 
 
 def _positive(value: Any) -> bool:
@@ -146,11 +176,49 @@ class BoundPrior:
         if advance and self.per_game_state:
             for o, m in zip(observations, masks):
                 self.heuristic.act(o, m)
-        columns = prior_columns(raw, masks)
+        columns = prior_columns(self.look_ahead(observations, masks, raw), masks)
         if self.open_indices.size:
             pending = np.argmax(observations[:, self.decision], axis=1)
             columns[np.isin(pending, self.open_indices)] = 0.0
         return columns
+
+    def look_ahead(self, observations: np.ndarray, masks: np.ndarray, raw: np.ndarray) -> np.ndarray:
+        """The raw scores, with the look-ahead's where it looks ahead (none here)."""
+        return raw
+
+
+class BoundLookaheadPrior(BoundPrior):
+    """The look-ahead prior of one seat whose observation fixes the state (module
+    docstring): ``game`` gives the config to rebuild in; its state is never read."""
+
+    def __init__(self, heuristic: Any, game: Any, seat: int, spec: Any, decision: slice | None = None,
+                 open_indices: Sequence[int] = ()):
+        from .evaluations import state_value_for
+        from .heuristics import HeuristicPolicy
+
+        super().__init__(heuristic, decision, open_indices)
+        self.template, self.seat, self.spec = game, seat, spec
+        self.model = HeuristicPolicy(None if spec.seed is None else spec.seed + 1)
+        self.value = state_value_for(game)
+
+    def look_ahead(self, observations: np.ndarray, masks: np.ndarray, raw: np.ndarray) -> np.ndarray:
+        from .lookahead import play_out_value
+
+        spec, rng = self.spec, self.spec.rng
+        raw = np.array(raw, np.float64)
+        for i, (o, m) in enumerate(zip(observations, masks)):
+            legal = np.flatnonzero(m)
+            if legal.size <= 1:
+                continue
+            game = self.template.from_observation(self.seat, o, rng)
+            if game.decision_name() not in spec.decisions:
+                continue
+            own = legal[np.argmax(raw[i, legal])]
+            values = [play_out_value(game, self.seat, int(a), spec, self.model, self.value, rng) for a in legal]
+            raw[i] = -np.inf
+            raw[i, legal] = LOOKAHEAD_SCALE * np.asarray(values)
+            raw[i, own] += LOOKAHEAD_TIE
+        return raw
 
 
 class HeuristicPrior:
@@ -176,12 +244,44 @@ class HeuristicPrior:
         self.template.reseed(seed)
 
 
+class LookaheadPrior(HeuristicPrior):
+    """The unbound look-ahead prior ``lookahead:DECISION[:through=A,B][:dets=N]``
+    (module docstring): ``bind`` gives the seats the game can rebuild from their
+    observation the look-ahead, the others the heuristic's scores."""
+
+    def __init__(self, spec: str, seed: int | None = None, open_decisions: Sequence[str] = ()):
+        from .lookahead import parse_lookahead
+
+        super().__init__(seed, open_decisions)
+        self.kind = spec
+        self.lookahead = parse_lookahead(spec, seed)
+
+    def bind(self, game: Any, seat: int) -> BoundPrior:
+        from spyenvs.core.game import role_kind
+
+        if not game.rebuilds_from:
+            raise ValueError(f"the {self.kind} prior needs a game that rebuilds its state from an observation; "
+                             f"{game.env_id} cannot")
+        plain = super().bind(game, seat)
+        if role_kind(game.roles[seat]) not in game.rebuilds_from:
+            return plain
+        return BoundLookaheadPrior(plain.heuristic, game, seat, self.lookahead, plain.decision,
+                                   plain.open_indices.tolist())
+
+    def reseed(self, seed: int) -> None:
+        super().reseed(seed)
+        self.lookahead.seed = seed
+        self.lookahead.rng = np.random.default_rng(seed)
+
+
 def make_prior(kind: str | None, seed: int | None = None,
                open_decisions: Sequence[str] = ()) -> HeuristicPrior | None:
-    """The prior named ``kind`` (:data:`PRIOR_KINDS`; ``none`` or None: no prior),
-    saying nothing at ``open_decisions`` (decision names; module docstring)."""
+    """The prior named ``kind`` (:data:`PRIOR_KINDS` or a ``lookahead:`` spec; ``none``
+    or None: no prior), saying nothing at ``open_decisions`` (decision names; module
+    docstring)."""
     if kind in (None, "none"):
         return None
+    check_prior_kind(kind, "the prior")
     if kind == "heuristic":
         return HeuristicPrior(seed, open_decisions)
-    raise ValueError(f"unknown prior {kind!r}; allowed: {', '.join(PRIOR_KINDS)}")
+    return LookaheadPrior(kind, seed, open_decisions)

@@ -39,7 +39,7 @@ from .card_table import CardTableActor
 from .checkpoint import CheckpointError, mlp_weights, read_checkpoint
 from .macros import MACRO_KINDS, make_macro
 from .policy import BasePolicy, check_mask, role_kind
-from .prior import PRIOR_KINDS, make_prior, prior_weight_per_kind
+from .prior import check_prior_kind, make_prior, prior_weight_per_kind
 
 
 def policy_input(obs: np.ndarray, kind_index: int, n_kinds: int) -> np.ndarray:
@@ -88,9 +88,12 @@ def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float
         return "none", 0.0, []
     kind = prior.get("kind") if isinstance(prior, dict) else None
     weight = prior.get("weight") if isinstance(prior, dict) else None
-    if kind not in PRIOR_KINDS or kind == "none":
-        raise CheckpointError(f"{path}: unknown prior {prior!r}; this code reads kind "
-                              f"{', '.join(k for k in PRIOR_KINDS if k != 'none')}")
+    try:
+        if kind == "none":
+            raise ValueError("a prior of kind 'none' is no prior")
+        check_prior_kind(kind, "its kind")
+    except ValueError as exc:
+        raise CheckpointError(f"{path}: unknown prior {prior!r}; {exc}") from None
     open_decisions = prior.get("open", [])
     if not isinstance(open_decisions, list) or not all(isinstance(n, str) for n in open_decisions):
         raise CheckpointError(f"{path}: the prior's open decisions must be a list of decision names, "

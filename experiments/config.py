@@ -28,7 +28,7 @@ import yaml
 
 import spyenvs.configs
 from spyenvs.agents.macros import MACRO_KINDS
-from spyenvs.agents.prior import PRIOR_KINDS, check_prior_weight, prior_weight_per_kind
+from spyenvs.agents.prior import check_prior_kind, check_prior_weight, prior_weight_per_kind
 
 C = TypeVar("C")
 
@@ -144,7 +144,10 @@ class NetConfig(Section):
     play_hidden: int = 64
     """card_table: units of the PLAY head that scores each play by its cards"""
     prior: str = "none"
-    """none, or heuristic: residual policy learning over the heuristic's action scores.
+    """none, heuristic, or lookahead:DECISION[:through=A,B][:dets=N] (the heuristic's
+    scores but at DECISION for the seats whose observation fixes the state, Unrest's
+    Rebel, where each move scores its play-out on a game rebuilt from the observation:
+    agents/prior.py): residual policy learning over the heuristic's action scores.
     The actor's logits are prior_weight * the scores of the game's heuristic for the
     learner's seat + the network's, whose last layer starts at zero, so training
     starts at the heuristic's moves (every arch). The env writes the scores as extra
@@ -170,8 +173,7 @@ class NetConfig(Section):
     kind, picked by the role one-hot (mlp, card_table, and board_cnn without share_trunk)"""
 
     def __post_init__(self) -> None:
-        if self.prior not in PRIOR_KINDS:
-            raise ValueError(f"training option 'net.prior' must be {' or '.join(PRIOR_KINDS)}, got {self.prior!r}")
+        check_prior_kind(self.prior, "training option 'net.prior'")
         check_prior_weight(self.prior_weight, PRIOR_WEIGHT_OPTION)  # the kinds are checked with the game
         if not isinstance(self.prior_open, list) or not all(isinstance(n, str) for n in self.prior_open):
             raise ValueError(f"training option 'net.prior_open' must be a list of decision names, got {self.prior_open!r}")

@@ -125,8 +125,10 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
         return make_game(game, **cfg.game) if isinstance(game, str) else game(**cfg.game)
 
     probe = make()
-    if cfg.net.prior == "heuristic" and not has_heuristic(probe.env_id):
-        raise ValueError(f"net.prior heuristic needs a game with a heuristic; {probe.env_id} has none")
+    if cfg.net.prior != "none":
+        if not has_heuristic(probe.env_id):
+            raise ValueError(f"net.prior {cfg.net.prior} needs a game with a heuristic; {probe.env_id} has none")
+        make_prior(cfg.net.prior).bind(probe, 0)  # a look-ahead needs a game that rebuilds from observations
     kinds = role_kinds(list(probe.roles))
     cfg.net.prior_weight_per_kind(kinds)  # a weight per kind names exactly the game's
     open_decision_indices(probe, cfg.net.prior_open, "training option 'net.prior_open'")

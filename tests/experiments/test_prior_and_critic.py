@@ -461,7 +461,8 @@ def test_a_prior_run_cloning_another_teacher_trains_the_residual_on_its_moves(tm
 
 # ------------------------------------------------------------------ the options
 @pytest.mark.parametrize("overrides,message", [
-    ({"net.prior": "oracle"}, "'net.prior' must be none or heuristic"),
+    ({"net.prior": "oracle"}, "'net.prior' must be none, heuristic or lookahead:DECISION"),
+    ({"net.prior": "lookahead:play_cards:dets=0"}, "'net.prior': lookahead dets must be a positive int, got 0"),
     ({"net.prior_weight": 0.0}, "'net.prior_weight' must be a positive number"),
     ({"net.prior": "heuristic", "clone_reg.coef": 0.5}, "'clone_reg.coef' must be 0 with net.prior heuristic"),
     ({"warm_start.workers": 0}, "'warm_start.workers' must be at least 1"),
