@@ -12,6 +12,7 @@ saved with every run):
 
     python scripts/seed_runs.py the_agents_v0 --seeds 0 1 2
     python scripts/seed_runs.py specter_ops_v0 --seeds 1 --opt net.privileged_critic=true --tag privileged
+    python scripts/seed_runs.py unrest_v0 --seeds 1 2 --config configs/unrest_lookahead.yaml --tag lookahead
     python scripts/seed_runs.py --tables
 
 A run's own folder (checkpoints, curves, TensorBoard) is ``runs/seeds/<name>``.
@@ -41,13 +42,16 @@ def run_name(env_id: str, seed: int, tag: str | None = None) -> str:
 
 
 def run_seed(env_id: str, seed: int, games: int, opts: list[str], tag: str | None = None, folder: str = FOLDER,
-             runs: str = os.path.join("runs", "seeds"), quiet: bool = False) -> str:
-    """One default run (``opts`` on top, ``--opt`` syntax) with ``seed``, in its own
-    process as a user runs it; its results saved into ``folder``. Returns that file."""
+             runs: str = os.path.join("runs", "seeds"), quiet: bool = False, config: str | None = None) -> str:
+    """One default run (or ``config``'s; ``opts`` on top, ``--opt`` syntax) with
+    ``seed``, in its own process as a user runs it; its results saved into ``folder``.
+    Returns that file."""
     name = run_name(env_id, seed, tag)
     out = os.path.join(runs, name)
     argv = [sys.executable, "-c", "import sys; from spyenvs.cli import main; sys.exit(main())", "train", env_id,
             "--out", out, "--opt", f"seed={seed}", "--opt", f"eval.final_games={games}"]
+    if config:
+        argv += ["--config", config]
     for opt in opts:
         argv += ["--opt", opt]
     if quiet:
@@ -58,6 +62,8 @@ def run_seed(env_id: str, seed: int, games: int, opts: list[str], tag: str | Non
     with open(os.path.join(out, "results.json")) as f:
         res = json.load(f)
     res["seed_run"] = {"seed": seed, "tag": tag, "opts": list(opts)}
+    if config:
+        res["seed_run"]["config"] = config
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"{name}.json")
     with open(path, "w") as f:
@@ -91,7 +97,8 @@ def results_section(folder: str = FOLDER) -> str:
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     groups: dict[tuple[str, str], list[dict]] = {}
     for res in sorted(runs, key=lambda r: (r["env_id"], r["seed_run"].get("tag") or "", r["seed_run"]["seed"])):
-        recipe = "default" + (" + " + ", ".join(res["seed_run"]["opts"]) if res["seed_run"]["opts"] else "")
+        base = f"`{res['seed_run']['config']}`" if res["seed_run"].get("config") else "default"
+        recipe = base + (" + " + ", ".join(res["seed_run"]["opts"]) if res["seed_run"]["opts"] else "")
         groups.setdefault((res["env_id"], recipe), []).append(res)
         for kind in res["vs"]["heuristic"]:
             cells = []
@@ -129,15 +136,16 @@ def main(argv=None) -> int:
     ap.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE",
                     help="a training option on top of the default config (repeatable)")
     ap.add_argument("--tag", default=None, help="names the recipe variant in the saved files' names")
+    ap.add_argument("--config", default=None, help="a config file instead of the game's default (name it with --tag)")
     add_saved_results_arguments(ap, FOLDER, RESULTS_MD, os.path.join("runs", "seeds"))
     args = ap.parse_args(argv)
     if not args.tables:
         if args.env_id is None:
             raise ValueError("give an env id (or --tables to rewrite the table alone)")
-        if args.opt and not args.tag:
-            raise ValueError("--opt changes the recipe: name the variant with --tag")
+        if (args.opt or args.config) and not args.tag:
+            raise ValueError("--opt and --config change the recipe: name the variant with --tag")
         for seed in args.seeds:
-            run_seed(args.env_id, seed, args.games, args.opt, args.tag, args.folder, args.runs, args.quiet)
+            run_seed(args.env_id, seed, args.games, args.opt, args.tag, args.folder, args.runs, args.quiet, args.config)
     write_table(args.results_md, args.folder)
     print(f"wrote the table into {args.results_md}", file=sys.stderr)
     return 0

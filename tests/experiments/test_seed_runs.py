@@ -68,3 +68,20 @@ def test_an_option_on_top_of_the_recipe_must_be_named(capsys):
                                 "seed_runs")
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "--tag" in err
+
+
+def test_a_run_of_another_config_file_names_it_as_its_recipe(folder):
+    run = saved_run(0, 0.6)
+    run["seed_run"]["config"] = "configs/the_agents_long.yaml"
+    (folder / "the_agents_v0-seed0-long.json").write_text(json.dumps(run))
+    text = seed_runs.results_section(str(folder))
+    assert "| the_agents_v0 | `configs/the_agents_long.yaml` | 0 | player |" in text
+
+
+def test_a_config_file_must_be_named_too(capsys):
+    from spyenvs.tools.arguments import run_reporting_errors
+
+    code = run_reporting_errors(lambda: seed_runs.main(["the_agents_v0", "--config", "configs/the_agents.yaml"]),
+                                "seed_runs")
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and "--tag" in err
