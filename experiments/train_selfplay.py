@@ -128,7 +128,8 @@ def describe_game(cfg: TrainConfig, game: Any = None) -> GameSpec:
     if cfg.net.prior != "none":
         if not has_heuristic(probe.env_id):
             raise ValueError(f"net.prior {cfg.net.prior} needs a game with a heuristic; {probe.env_id} has none")
-        make_prior(cfg.net.prior).bind(probe, 0)  # a look-ahead needs a game that rebuilds from observations
+        if cfg.net.prior.startswith("lookahead:"):  # it needs a game that rebuilds from observations
+            make_prior(cfg.net.prior).bind(probe, 0)
     kinds = role_kinds(list(probe.roles))
     cfg.net.prior_weight_per_kind(kinds)  # a weight per kind names exactly the game's
     open_decision_indices(probe, cfg.net.prior_open, "training option 'net.prior_open'")

@@ -99,3 +99,12 @@ def test_a_file_over_the_look_ahead_plays_from_its_seat_and_a_bad_spec_is_a_chec
         with pytest.raises(CheckpointError, match="prior") as err:
             TorchPolicy.from_arrays(arrays, dict(meta, prior={"kind": bad, "weight": 30.0}))
         assert "\n" not in str(err.value)
+
+
+def test_a_run_over_the_look_ahead_on_a_game_that_cannot_rebuild_fails_before_training_in_one_line():
+    from spyenvs.experiments.train_selfplay import describe_game, load_config
+
+    cfg = load_config(None, "the_agents_v0", {"net.prior": "lookahead:play:dets=1", "game": {"num_players": 2}})
+    with pytest.raises(ValueError, match="the_agents_v0 cannot") as err:
+        describe_game(cfg)
+    assert "\n" not in str(err.value)
