@@ -397,7 +397,8 @@ def recipe_cell(rec: dict) -> str:
     """Which config made a shipped policy: the game's default config file, or another of
     its config files (:func:`game_config_files`), when the run's options (recorded by the
     trainer since 2026-12-03) are exactly it, else the default and the options that
-    differ; older records did not keep them."""
+    differ (teacher's games kept from another run are named after it); older records did
+    not keep them."""
     options = rec.get("options")
     if not options:
         return "not recorded"
@@ -405,6 +406,10 @@ def recipe_cell(rec: dict) -> str:
 
     path = default_config_path(rec["env_id"])
     ran = _flat(options)
+    # the teacher's games kept from an earlier run (warm_start.demos): where they came
+    # from, not what the recipe is
+    kept = ran.pop("warm_start.demos", "")
+    suffix = f", its teacher's games kept from `{kept}`" if kept else ""
 
     def differ(config_path):
         made = _flat(to_dict(load(TrainConfig, config_path, rec["env_id"])))
@@ -412,12 +417,12 @@ def recipe_cell(rec: dict) -> str:
 
     for other in game_config_files(path):  # a longer documented config it ran exactly
         if not differ(other):
-            return f"`{os.path.relpath(other, ROOT)}`"
+            return f"`{os.path.relpath(other, ROOT)}`{suffix}"
     name = os.path.relpath(path, ROOT) if path else "defaults"
     extra = differ(path)
     if not extra:
-        return f"`{name}`"
-    return f"`{name}` with " + ", ".join(f"`{k}={json.dumps(v)}`" for k, v in sorted(extra.items()))
+        return f"`{name}`{suffix}"
+    return f"`{name}` with " + ", ".join(f"`{k}={json.dumps(v)}`" for k, v in sorted(extra.items())) + suffix
 
 
 def game_config_files(default: str | None) -> list[str]:

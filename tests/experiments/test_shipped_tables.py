@@ -227,4 +227,7 @@ def test_the_recipe_column_names_the_config_file_a_run_ran_exactly():
     expert = default_config_path("unrest_v0").replace("unrest.yaml", "unrest_expert.yaml")
     options = to_dict(load(TrainConfig, expert, "unrest_v0"))
     assert leaderboard.recipe_cell({"env_id": "unrest_v0", "options": options}) == "`configs/unrest_expert.yaml`"
+    options["warm_start"]["demos"] = "runs/first/demos.npz"  # the same recipe, its teacher's games kept
+    assert leaderboard.recipe_cell({"env_id": "unrest_v0", "options": options}) == \
+        "`configs/unrest_expert.yaml`, its teacher's games kept from `runs/first/demos.npz`"
     assert leaderboard.recipe_cell({"env_id": "unrest_v0"}) == "not recorded"
