@@ -26,6 +26,7 @@ from pettingzoo.test import api_test, seed_test
 
 from spyenvs.core import GameStateError, IllegalActionError, RecordError, SpyAECEnv
 from spyenvs.core.envfactory import env_functions
+from spyenvs.core.game import role_kind
 from spyenvs.core.records import load_record, save_record
 from spyenvs.registry import replay
 
@@ -156,6 +157,31 @@ def sample_states(game_cls, config, seeds=8, per_game=12):
                 yield game
             game.step(a)
         yield game
+
+
+def run_rebuild_test(game_cls, config):
+    """Where the game rebuilds a state from a role's observation (``rebuilds_from``),
+    the rebuilt game shows every seat what the true one shows, offers the same moves
+    at the same decision, and plays on; None where the game declares no such role."""
+    kinds = set(game_cls.rebuilds_from)
+    if not kinds:
+        return None
+    rng = np.random.default_rng(0)
+    rebuilt = 0
+    for game in sample_states(game_cls, config, seeds=4, per_game=10):
+        if game.is_over:
+            continue
+        for seat in range(game.num_players):
+            if role_kind(game.roles[seat]) not in kinds:
+                continue
+            r = game.from_observation(seat, game.observe(seat), rng)
+            for p in range(game.num_players):
+                assert np.array_equal(r.observe(p), game.observe(p)), f"seat {p} sees another game"
+            assert np.array_equal(r.legal_mask(), game.legal_mask()) and r.decision_name() == game.decision_name()
+            random_steps(r, rng, 3)
+            rebuilt += 1
+    assert rebuilt, "no state to rebuild"
+    return rebuilt
 
 
 def random_steps(game, rng, limit):

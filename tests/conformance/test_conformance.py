@@ -63,6 +63,12 @@ def test_inputs_declared_constant_never_change(game_cls, config):
 
 
 @pytest.mark.parametrize("game_cls,config", CASES)
+def test_a_state_rebuilt_from_an_observation_is_the_one_it_shows(game_cls, config):
+    if checks.run_rebuild_test(game_cls, config) is None:
+        pytest.skip("the game rebuilds no state from an observation")
+
+
+@pytest.mark.parametrize("game_cls,config", CASES)
 def test_clone_is_independent(game_cls, config):
     checks.run_clone_test(game_cls, config)
 
