@@ -254,7 +254,8 @@ class LookaheadPrior(HeuristicPrior):
 
         super().__init__(seed, open_decisions)
         self.kind = spec
-        self.lookahead = parse_lookahead(spec, seed)
+        # unseeded, the deals start from 0: a file measured twice plays the same games
+        self.lookahead = parse_lookahead(spec, 0 if seed is None else seed)
 
     def bind(self, game: Any, seat: int) -> BoundPrior:
         from spyenvs.core.game import role_kind
