@@ -9,8 +9,9 @@ played, the heuristic's own where it ties.
 It reads the live game, so it is a teacher (``warm_start.teacher``) or a tournament
 player, never a shipped file; the same look-ahead from a seat's observation alone (a
 game rebuilt from it) is the prior ``net.prior: lookahead:...`` (:mod:`spyenvs.agents.prior`),
-which a shipped file may name. DECISION may name several decisions, comma-separated. For the Unrest Rebel, ``lookahead:play_cards:through=
-assign_card`` foresees the heuristic Empire's reply to her play (docs/results.md).
+which a shipped file may name. DECISION may name several decisions, comma-separated.
+For the Unrest Rebel, ``lookahead:play_cards:through=assign_card`` foresees the
+heuristic Empire's reply to her play (docs/results.md).
 """
 
 from __future__ import annotations

@@ -9,9 +9,10 @@ never places in a list), and the log of completed liberation checks (read only w
 resampling for the Empire, R3 of §5.4); they come back sorted and empty. Decoys are
 identical (§2.1), so they get their ids in order of place.
 
-The rebuilt game encodes to the same observation for both roles (checked on every
-call) and has the same legal moves; anything else given as the observation is a
-one-line ValueError."""
+The rebuilt game holds every card once and encodes to the same Rebel observation
+(both checked on every call); that it shows the Empire the same observation and offers
+the same moves is tested (tests/games/unrest/test_rebuild.py, the conformance suite).
+Anything else given as the observation is a one-line ValueError."""
 
 from __future__ import annotations
 
