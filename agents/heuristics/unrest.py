@@ -28,18 +28,17 @@ redirect's harm, the district's progress), Surveillance targets equal. Moves dra
 uniformly score 0. ``act`` plays the first best (or draws among equal Surveillance
 targets); the values are the ones it compares, scaled by a power of two, so exactly.
 
-Speed (issue 11: the heuristic is the self-play league's evaluation target). One
-pass of numpy calls decodes a whole batch of observations (``act_batch``) through
-slices precomputed from the layout. A district is scored from the bit set of the
-suit cards in it (each suit type is one physical card; Decoys and unknown cards
-score nothing): its progress towards the available missions is tabulated once per
-bit set, the board value is memoised on the tuple of its districts' bit sets and
-its subset DP per prefix of districts; plays that place the same cards in the same
-order share one greedy placement, and the area step searches its candidates by
-branch and bound. The floating-point arithmetic is the same, term by term and in
-the same order, as the straightforward version kept in
-``tests/agents/_unrest_heuristic_reference.py``; ``test_unrest_heuristic_speed.py``
-holds every decision (and every draw from the rng) identical to it.
+Speed (issue 11: the heuristic is the self-play league's evaluation target; issue
+22: the Rebel's scores are the prior of every learner decision). One pass of numpy
+calls decodes a whole batch of observations through slices precomputed from the
+layout. The Rebel's plan then queues every placement search of the batch (each
+area's best three, each play's greedy placement, each assignment; plays that place
+the same cards in the same order share one) and runs them together in
+``unrest_boards.place_cards``, a few numpy calls a step over all candidate boards
+(see that module). The Empire's district values are memoised per suit set. The
+floating-point arithmetic is the same, term by term and in the same order, as the
+straightforward version kept in ``tests/agents/_unrest_heuristic_reference.py``;
+``test_unrest_heuristic_speed.py`` holds every decision (and every draw from the rng) identical to it.
 """
 
 from __future__ import annotations
@@ -50,6 +49,7 @@ from spyenvs.games.unrest import data as D
 from spyenvs.games.unrest import rules as R
 
 from ..policy import BasePolicy, check_mask, masked_scores
+from . import unrest_boards as B
 
 _SUIT_SLOTS = 20
 _EMPTY = -1
@@ -122,16 +122,6 @@ def _summary_of(bits: int):
     return D.summarize([c for c in range(_SUIT_SLOTS) if bits >> c & 1])
 
 
-#: the start state of the DP over used-mission subsets, per number of missions:
-#: only "none used" is reachable, at 0.0 (-1.0 marks unreachable)
-_DP_START = {k: [0.0] + [-1.0] * ((1 << k) - 1) for k in range(5)}
-#: per number of missions, per mission bit: the (used, used + bit) of the sets without it
-_LACKING = {
-    k: {1 << i: tuple((u, u | 1 << i) for u in range(1 << k) if not u >> i & 1) for i in range(k)}
-    for k in range(5)
-}
-
-
 class _View:
     """What one observation shows the heuristic (decoded as the reference's
     ``layout.view`` + argmax calls would: one-hot rows count where their max
@@ -154,7 +144,6 @@ class _Reader:
     def __init__(self, layout, config):
         self.L = layout
         self.thr = config.get("revolution_threshold", 21)
-        self.power = 3.0  # convex: finishing one district beats spreading progress
         self._blocks = {
             n: (layout.blocks[n].slice, layout.blocks[n].shape)
             for n in (
@@ -163,10 +152,8 @@ class _Reader:
                 "area_districts", "assign_slot",
             )
         }
-        # all memos are per tuple of available mission kinds (``ms``, in slot order)
-        self._districts: dict[tuple, dict[int, tuple]] = {}  # ms -> suit set -> (value, moves)
-        self._board_values: dict[tuple, dict[tuple, float]] = {}  # ms -> suit sets -> value
-        self._dp_states: dict[tuple, dict[tuple, list[float]]] = {}  # ms -> prefix -> DP state
+        # per tuple of available mission kinds (``ms``, in slot order): suit set -> value
+        self._districts: dict[tuple, dict[int, float]] = {}
         self._n_memo = 0
 
     def view(self, obs, name):
@@ -230,127 +217,25 @@ class _Reader:
             out.append(v)
         return out
 
-    def _district(self, bits: int, ms: tuple) -> tuple:
-        """(value, moves, best move) of a district with suit set ``bits`` under
-        missions ``ms``: its best raw progress (0.0 with no mission); for the DP the
-        missions it can use, as (mission bit, progress cubed) where that is > 0 (the
-        reference's condition); the largest of those (0.0 if none). Memoised."""
+    def value_of(self, bits: int, ms: tuple) -> float:
+        """The best raw progress of one district (suit set ``bits``) over missions
+        ``ms`` (0.0 with none), memoised."""
         table = self._districts.get(ms)
         if table is None:
             table = self._districts[ms] = {}
-        entry = table.get(bits)
-        if entry is None:
-            summary, thr, power = _summary_of(bits), self.thr, self.power
-            raw = [_progress_of(m, *summary, thr) for m in ms]
-            cubed = [p**power for p in raw]
-            moves = tuple((1 << i, c) for i, c in enumerate(cubed) if c > 0)
-            entry = table[bits] = (max(raw, default=0.0), moves, max((c for _, c in moves), default=0.0))
+        value = table.get(bits)
+        if value is None:
+            if self._n_memo > _MEMO_LIMIT:
+                self._districts.clear()
+                self._n_memo = 0
+                table = self._districts[ms] = {}
+            summary, thr = _summary_of(bits), self.thr
+            value = table[bits] = max((_progress_of(m, *summary, thr) for m in ms), default=0.0)
             self._n_memo += 1
-        return entry
-
-    def district_max(self, bits: int, ms: tuple) -> float:
-        """The largest progress cubed a district with suit set ``bits`` adds to a board
-        value (0.0 when no mission can use it)."""
-        entry = self._district(bits, ms)
-        return entry[2]
-
-    def value_of(self, bits: int, ms: tuple) -> float:
-        """The best raw progress of one district (suit set ``bits``) over missions ``ms``."""
-        return self._district(bits, ms)[0]
+        return value
 
     def value(self, cards, missions):
         return self.value_of(suit_set(cards), tuple(m for _, m in missions))
-
-    def board_value_of(self, sets: tuple, ms: tuple) -> float:
-        """Best total progress cubed of districts (suit sets in district order) towards
-        *distinct* missions ``ms`` (each liberates one district), memoised."""
-        memo = self._board_values.get(ms)
-        if memo is None:
-            memo = self._board_values[ms] = {}
-        v = memo.get(sets)
-        if v is None:
-            if self._n_memo > _MEMO_LIMIT:
-                self._districts.clear()
-                self._board_values.clear()
-                self._dp_states.clear()
-                self._n_memo = 0
-                memo = self._board_values[ms] = {}
-            self._n_memo += 1
-            v = memo[sets] = max(self._dp_state(sets, ms)) if ms else 0.0
-        return v
-
-    def _dp_state(self, sets: tuple, ms: tuple) -> list[float]:
-        """The reference's DP over subsets of missions after the districts ``sets``:
-        best total per set of used missions (-1.0: unreachable). The same additions
-        in the same (district) order as the reference, so the same floats. States are
-        memoised per prefix of districts: boards that differ only from some district
-        on (the candidates of one decision) share the work before it."""
-        states = self._dp_states.get(ms)
-        if states is None:
-            states = self._dp_states[ms] = {}
-        j = len(sets) - 1  # the whole board is not there: board_value_of missed it
-        while j > 0 and sets[:j] not in states:
-            j -= 1
-        f = states[sets[:j]] if j > 0 else _DP_START[len(ms)]
-        j = max(j, 0)
-        table, lacking = self._districts.get(ms), _LACKING[len(ms)]
-        for k in range(j, len(sets)):
-            entry = table.get(sets[k]) if table is not None else None
-            if entry is None:
-                entry = self._district(sets[k], ms)
-                table = self._districts[ms]
-            moves = entry[1]
-            if moves:  # else no mission can use this district: f stays
-                g = list(f)
-                for bit, p in moves:
-                    for used, nxt in lacking[bit]:
-                        v = f[used]
-                        if v >= 0.0:  # reachable
-                            nv = v + p
-                            if nv > g[nxt]:
-                                g[nxt] = nv
-                f = g
-            states[sets[: k + 1]] = f
-        self._n_memo += len(sets) - j
-        return f
-
-    def board_value(self, board, missions):
-        """Best total progress of the districts towards *distinct* missions (each
-        mission liberates one district): a small DP over subsets of missions."""
-        return self.board_value_of(tuple(suit_set(c) for c in board.values()), tuple(m for _, m in missions))
-
-
-#: more than the rounding error of any board value (at most 4 additions of terms <= 1)
-_BOUND_SLACK = 1e-9
-
-
-def _upper_bound(without: float, district_max: float) -> float:
-    """An upper bound on the value of a board from the value of the same board
-    without one district and that district's best progress cubed: an assignment of
-    missions either leaves the district out (worth at most ``without``, the same
-    sums) or adds at most ``district_max`` to such a sum; the slack covers that the
-    sum's rounding depends on where the district's term falls. A candidate whose
-    bound is below the best value found cannot be (or tie) the best."""
-    return without + district_max + _BOUND_SLACK
-
-
-def _greedy_order(cards):
-    """The order :meth:`RebelHeuristic._greedy` places cards in: high values first
-    (a stable sort, so equal values keep the play's order), Decoys last."""
-    return tuple(sorted(cards, key=lambda c: -(c % 5) if c < _SUIT_SLOTS else 1))
-
-
-def _decode_play(a: int, n: int):
-    """(face-up hand slot, face-down hand slots) of PLAY index ``a`` with ``n`` cards."""
-    k = a - R.A_PLAY
-    up, pair = divmod(k, 6)
-    rest = [i for i in range(n) if i != up]
-    i, j = R.PAIRS[pair]
-    return up, (rest[i], rest[j])
-
-
-#: hand size -> PLAY action -> (face-up slot, face-down slots), from the rules' table
-_PLAYS = {n: {a: (up, (d1, d2)) for a, up, d1, d2 in table} for n, table in R.PLAY_TABLES.items()}
 
 
 class RebelHeuristic(BasePolicy):
@@ -361,71 +246,26 @@ class RebelHeuristic(BasePolicy):
         self.r = _Reader(layout, config)
         self.rng = rng
 
-    def _greedy(self, order, tpos, sets, ms):
-        """Place cards (in ``order``) one by one on the target district positions
-        where each adds most; the board's value after."""
-        bv = self.r.board_value_of
-        sets = list(sets)
-        for t in order:
-            bit = _BIT[t]
-            best_i, best_v = tpos[0], -9.0
-            for i in tpos:
-                old = sets[i]
-                sets[i] = old | bit
-                v = bv(tuple(sets), ms)
-                sets[i] = old
-                if v > best_v:
-                    best_i, best_v = i, v
-            sets[best_i] |= bit
-        return bv(tuple(sets), ms)
-
-    def _best_three(self, hand, tpos, sets, ms):
-        """Board value after placing the 3 hand cards that add most, one at a time:
-        each step takes the first (hand card, target) of the largest value, as the
-        reference does, but finds it by branch and bound (see :func:`_upper_bound`)."""
-        r = self.r
-        bv = r.board_value_of
-        sets = list(sets)
-        left = list(hand)
-        v = bv(tuple(sets), ms)
-        for _ in range(min(3, len(left))):
-            # the board's value without each target district, for the bounds
-            without = {p: bv(tuple(sets[:p] + sets[p + 1 :]), ms) for p in tpos}
-            candidates = []
-            for i, t in enumerate(left):
-                bit = _BIT[t]
-                for p in tpos:
-                    new = sets[p] | bit
-                    bound = _upper_bound(without[p], r.district_max(new, ms))
-                    candidates.append((bound, len(candidates), i, p, new))
-            candidates.sort(key=lambda c: -c[0])  # stable: reference order among equal bounds
-            best = None  # (value, reference order, hand index, target)
-            for bound, k, i, p, new in candidates:
-                if best is not None and bound < best[0]:
-                    break  # this and every later candidate is worth less than the best
-                old = sets[p]
-                sets[p] = new
-                nv = bv(tuple(sets), ms)
-                sets[p] = old
-                if best is None or nv > best[0] or (nv == best[0] and k < best[1]):
-                    best = (nv, k, i, p)
-            v, _k, i, p = best
-            sets[p] |= _BIT[left.pop(i)]
-        return v
-
     def act(self, obs, mask):
         legal = np.flatnonzero(mask)
         if legal.size == 1:
             return int(legal[0])
-        return self._decide(self.r.decode(np.asarray(obs)[None], own_types=True)[0], legal)
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
     def act_batch(self, observations, masks):
-        """``act`` per row, in order (so the same rng draws), with one decoding pass."""
+        """``act`` per row, in order (so the same rng draws), with one decoding pass
+        and one batched placement search."""
         views = self.r.decode(observations, own_types=True)
+        legals = [np.flatnonzero(mask) for mask in masks]
+        values = self._values_batch(views, legals)
         out = np.empty(len(views), dtype=np.int64)
-        for b, (v, mask) in enumerate(zip(views, masks)):
-            legal = np.flatnonzero(mask)
-            out[b] = legal[0] if legal.size == 1 else self._decide(v, legal)
+        for b, (legal, vals) in enumerate(zip(legals, values)):
+            if legal.size == 1:
+                out[b] = legal[0]
+            elif vals is None:
+                out[b] = legal[self.rng.integers(legal.size)]
+            else:
+                out[b] = legal[int(np.argmax(vals))]  # the first best, as the plan compares
         return out
 
     def action_scores(self, obs, mask):
@@ -434,71 +274,153 @@ class RebelHeuristic(BasePolicy):
     def action_scores_batch(self, observations, masks):
         """``action_scores`` per row, with one decoding pass; draws nothing from the rng."""
         views = self.r.decode(observations, own_types=True)
+        legals = [check_mask(mask) for mask in masks]
         out = np.empty(np.shape(masks), dtype=np.float64)
-        for b, (v, mask) in enumerate(zip(views, masks)):
-            legal = check_mask(mask)
-            values = self._values(v, legal) if legal.size > 1 else None
+        for b, (v, mask, legal, values) in enumerate(zip(views, masks, legals, self._values_batch(views, legals))):
             if values is not None and v.phase != 5:
                 values = SCORE_SCALE * np.asarray(values)
             out[b] = masked_scores(mask, legal, 0.0 if values is None else values)
         return out
 
-    def _decide(self, v: _View, legal) -> int:
-        values = self._values(v, legal)
-        if values is None:
-            return int(legal[self.rng.integers(legal.size)])
-        return int(legal[int(np.argmax(values))])  # the first best, as the plan compares
-
-    def _values(self, v: _View, legal) -> list[float] | None:
-        """The plan's value of each legal action (in ``legal``'s order; the first best
-        is its move), or None where it draws uniformly."""
+    def _values_batch(self, views: list[_View], legals) -> list[list[float] | None]:
+        """Per row, the plan's value of each legal action (in ``legal``'s order; the
+        first best is its move), or None where it draws uniformly or has one move.
+        Every placement search of the batch runs in one :func:`unrest_boards.place_cards`."""
         r = self.r
-        phase, missions = v.phase, v.missions
-        if phase == 5:  # liberate: keep the general missions (Revolution) for later
-            kinds = dict(missions)
-            return [float(kinds.get((int(a) - R.A_LIBERATE) % 4, 0) != D.REVOLUTION) for a in legal]
-        if phase not in (0, 1, 4):
-            return None
-        ms = tuple(m for _, m in missions)
-        board, row, hand = v.board, v.row, v.hand
-        pos = {d: i for i, d in enumerate(board)}  # district id -> index in the board's order
-        sets = tuple(suit_set(c) for c in board.values())
-        legal = legal.tolist()
-        if phase == 0:  # area: where can the hand do most?
-            return [self._best_three(hand, (pos[row[a - R.A_AREA]], pos[row[a - R.A_AREA + 1]]), sets, ms)
-                    for a in legal]
-        if phase == 1:  # play: the three cards that help the area most
-            tpos = tuple(pos[d] for d in v.area or list(board))
-            n = len(hand)
-            plays = _PLAYS.get(n, {})
-            greedy: dict[tuple, float] = {}  # placement order -> board value (plays share them)
-            values = []
-            for a in legal:
-                if a == R.A_PLAY_ALL_HIDDEN:
-                    values.append(_NEVER)  # only legal with an all-Decoy hand, then it is the only play
-                    continue
-                up, down = plays.get(a) or _decode_play(a, n)
-                cards = [hand[up]] + [hand[k] for k in down]
-                order = _greedy_order(cards)
-                val = greedy.get(order)
-                if val is None:
-                    val = greedy[order] = self._greedy(order, tpos, sets, ms)
+        out: list[list[float] | None] = [None] * len(views)
+        jobs = _Placements(len(views))
+        finish = []  # (row, phase, where its values come from)
+        for b, (v, legal) in enumerate(zip(views, legals)):
+            phase, missions = v.phase, v.missions
+            if legal.size <= 1 or phase not in (0, 1, 4, 5):
+                continue
+            if phase == 5:  # liberate: keep the general missions (Revolution) for later
+                kinds = dict(missions)
+                out[b] = [float(kinds.get((int(a) - R.A_LIBERATE) % 4, 0) != D.REVOLUTION) for a in legal]
+                continue
+            board, row, hand = v.board, v.row, v.hand
+            pos = {d: i for i, d in enumerate(board)}  # district id -> index in the board's order
+            sets = [suit_set(c) for c in board.values()]
+            jobs.board(b, sets, [m for _, m in missions])
+            if phase == 0:  # area: where can the hand do most?
+                hand_bits = [_BIT[t] for t in hand]
+                first = jobs.n
+                for a in legal.tolist():
+                    jobs.add(b, hand_bits, (pos[row[a - R.A_AREA]], pos[row[a - R.A_AREA + 1]]), True)
+                finish.append((b, phase, np.arange(first, jobs.n)))
+            elif phase == 1:  # play: the three cards that help the area most
+                tpos = tuple(pos[d] for d in v.area or list(board))
+                finish.append((b, phase, self._plays(jobs, b, hand, legal, tpos)))
+            else:  # phase 4: assign the current pending card where the board gains most
+                bit = _BIT[v.pending.get(v.assign_slot, _EMPTY)]
+                ms = tuple(m for _, m in missions)
+                olds = []
+                for a in legal.tolist():
+                    i = pos[row[a - R.A_ASSIGN]]
+                    jobs.add(b, (bit,), (i,), False)
+                    olds.append(r.value_of(sets[i], ms))
+                finish.append((b, phase, (jobs.n - len(olds), olds)))
+        placed = jobs.run(r.thr)
+        for b, phase, parts in finish:
+            if phase == 0:
+                out[b] = placed[parts].tolist()
+            elif phase == 1:
+                jobs_of, up_value, decoys = parts
+                values = placed[np.maximum(jobs_of, 0)]
                 # show the card whose loss costs least: small face-up value preferred
-                val -= 0.01 * (hand[up] % 5)
-                val += self.decoy_bonus * sum(1 for c in cards if c >= _SUIT_SLOTS)
-                values.append(val)
-            return values
-        # phase 4: assign the current pending card
-        bit = _BIT[v.pending.get(v.assign_slot, _EMPTY)]
-        work = list(sets)
-        values = []
-        for a in legal:
-            i = pos[row[a - R.A_ASSIGN]]
-            old = work[i]
-            work[i] = old | bit
-            values.append(r.board_value_of(tuple(work), ms) + 0.001 * r.value_of(old, ms))
-            work[i] = old
-        return values
+                values -= 0.01 * up_value
+                values += self.decoy_bonus * decoys
+                values[jobs_of < 0] = _NEVER  # all hidden: only legal with an all-Decoy hand, then the only play
+                out[b] = values.tolist()
+            else:
+                start, olds = parts
+                out[b] = [v + 0.001 * old for v, old in zip(placed[start : start + len(olds)].tolist(), olds)]
+        return out
+
+    @staticmethod
+    def _plays(jobs: _Placements, b: int, hand: list[int], legal: np.ndarray, tpos: tuple):
+        """Queue the greedy placement of each legal play's three cards (plays that place
+        the same cards in the same order share one); per play its job (-1: the
+        all-hidden play), its face-up card's value and its number of Decoys."""
+        table = _PLAY_SLOTS.get(len(hand))
+        jobs_of = np.full(legal.size, -1, np.int64)
+        up_value = np.zeros(legal.size)
+        decoys = np.zeros(legal.size)
+        real = np.flatnonzero(legal != R.A_PLAY_ALL_HIDDEN)
+        if real.size:
+            cards = np.asarray(hand)[table[legal[real] - R.A_PLAY]]  # (plays, 3): face-up first
+            # the order _greedy places them in: high values first (stable), Decoys last
+            order = np.take_along_axis(cards, np.argsort(_PLACE_KEY[cards], axis=1, kind="stable"), axis=1)
+            first_of, which = np.unique(order @ _ORDER_DIGITS, return_index=True, return_inverse=True)[1:]
+            first = jobs.n
+            for placing in _BITS[order[first_of]].tolist():
+                jobs.add(b, placing, tpos, False)
+            jobs_of[real] = first + which
+            up_value[real] = cards[:, 0] % 5
+            decoys[real] = (cards >= _SUIT_SLOTS).sum(axis=1)
+        return jobs_of, up_value, decoys
+
+
+def _play_slots(n: int) -> np.ndarray:
+    """PLAY action - A_PLAY -> hand slots (face-up, face-down, face-down) of a hand of
+    ``n`` cards (the rules' table; zeros where the action is never legal)."""
+    slots = np.zeros((R.A_PLAY_ALL_HIDDEN - R.A_PLAY, 3), np.int64)
+    for a, up, d1, d2 in R.PLAY_TABLES[n]:
+        slots[a - R.A_PLAY] = (up, d1, d2)
+    return slots
+
+
+#: hand size -> :func:`_play_slots`
+_PLAY_SLOTS = {n: _play_slots(n) for n in R.PLAY_TABLES}
+#: card type -> its rank in a play's greedy placement order: high values first, Decoys last
+_PLACE_KEY = np.array([-(c % 5) for c in range(_SUIT_SLOTS)] + [1])
+_BITS = np.array(_BIT[: _SUIT_SLOTS + 1], np.int64)
+#: a placement order of 3 card types (0-20) as one number
+_ORDER_DIGITS = np.array([21 * 21, 21, 1])
+
+
+class _Placements:
+    """The placement searches of one batch, gathered for one
+    :func:`unrest_boards.place_cards` call."""
+
+    def __init__(self, rows: int):
+        self.n = 0
+        self._bits = np.zeros((rows, B.NUM_DISTRICTS), np.int64)
+        self._missions = np.full((rows, B.MAX_MISSIONS), B.NO_MISSION, np.int64)
+        self._rows: list[int] = []
+        self._cards: list = []
+        self._targets: list = []
+        self._free: list[bool] = []
+
+    def board(self, row: int, sets, ms) -> None:
+        """Row ``row``'s board (suit sets in board order) and mission kinds."""
+        self._bits[row, : len(sets)] = sets
+        self._missions[row, : len(ms)] = ms
+
+    def add(self, row: int, cards, targets, free_choice: bool) -> int:
+        """Queue one search on row ``row``'s board (card bits, target positions); its
+        index in :meth:`run`'s values."""
+        self._rows.append(row)
+        self._cards.append(cards)
+        self._targets.append(targets)
+        self._free.append(free_choice)
+        self.n += 1
+        return self.n - 1
+
+    def run(self, thr: int) -> np.ndarray:
+        if not self._rows:
+            return np.zeros(0)
+        width = max(map(len, self._cards))
+        cards = np.zeros((self.n, width), np.int64)
+        card_ok = np.zeros((self.n, width), bool)
+        targets = np.full((self.n, B.NUM_DISTRICTS), -1, np.int64)
+        for j, (hand, tpos) in enumerate(zip(self._cards, self._targets)):
+            cards[j, : len(hand)] = hand
+            card_ok[j, : len(hand)] = True
+            targets[j, : len(tpos)] = tpos
+        rows = np.array(self._rows)
+        return B.place_cards(self._bits[rows], self._missions[rows], cards, card_ok, targets,
+                             np.array(self._free), thr)
 
 
 class EmpireHeuristic(BasePolicy):

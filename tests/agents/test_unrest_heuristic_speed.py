@@ -13,6 +13,7 @@ import pytest
 
 import spyenvs
 from spyenvs.agents.heuristics import unrest as fast
+from spyenvs.agents.heuristics import unrest_boards as boards
 from spyenvs.games.unrest.game import UnrestGame
 
 from . import _unrest_heuristic_reference as reference
@@ -70,42 +71,96 @@ def test_fast_heuristic_decides_as_the_reference(config_index):
 
 
 def test_district_tables_equal_the_reference_progress():
-    """A district's tabulated value and DP moves (from its suit set) are the
-    reference's progress floats for every mission, on every district of up to 2
-    suit cards and on random larger ones, Decoys and unknown cards counting for
-    nothing."""
+    """A district's progress towards every mission kind, tabulated from its suit set
+    in one numpy pass (and cubed), and the Empire's memoised best progress, are the
+    reference's floats on every district of up to 2 suit cards and on random larger
+    ones, Decoys and unknown cards counting for nothing."""
     import itertools
 
     rng = np.random.default_rng(3)
     small = itertools.chain.from_iterable(itertools.combinations(range(20), k) for k in range(3))
     large = (tuple(rng.choice(20, size=rng.integers(3, 10), replace=False).tolist()) for _ in range(300))
+    districts = [cards + (20, -1) for cards in itertools.chain(small, large)]
+    bits = np.array([fast.suit_set(key) for key in districts])
     game = spyenvs.make_game("unrest_v0")
-    readers = {thr: fast._Reader(game.layout, {"revolution_threshold": thr}) for thr in (14, 21)}
     ms = tuple(range(12))
-    for cards in itertools.chain(small, large):
-        key = cards + (20, -1)
-        bits = fast.suit_set(key)
-        for thr, reader in readers.items():
+    for thr in (14, 21):
+        raw, cubed = boards.district_progress(bits, thr)
+        reader = fast._Reader(game.layout, {"revolution_threshold": thr})
+        for key, b, r, c in zip(districts, bits.tolist(), raw, cubed):
             expected = [reference.progress(m, key, thr) for m in ms]
-            value, moves, best = reader._district(bits, ms)
-            assert value == max(expected), (cards, thr)
-            cubed = [p**3.0 for p in expected]
-            assert moves == tuple((1 << m, c) for m, c in enumerate(cubed) if c > 0), (cards, thr)
-            assert best == max(cubed), (cards, thr)
+            assert r[:12].tolist() == expected, (key, thr)
+            assert c[:12].tolist() == [p**3.0 for p in expected], (key, thr)
+            assert r[boards.NO_MISSION] == c[boards.NO_MISSION] == 0.0
+            assert reader.value_of(b, ms) == max(expected), (key, thr)
             assert [fast.progress(m, key, thr) for m in ms] == expected
 
 
+def _random_board(rng):
+    cards = rng.permutation(24)[: rng.integers(0, 13)]
+    types = [int(c) if c < 20 else 20 for c in cards]
+    board = {d: [] for d in sorted(rng.choice(5, size=rng.integers(1, 6), replace=False).tolist())}
+    for t in types:
+        board[list(board)[rng.integers(len(board))]].append(t)
+    missions = [(s, int(m)) for s, m in enumerate(rng.choice(12, size=rng.integers(0, 5), replace=False))]
+    return board, missions
+
+
+def _as_arrays(board, missions):
+    bits = np.zeros((1, boards.NUM_DISTRICTS), np.int64)
+    bits[0, : len(board)] = [fast.suit_set(c) for c in board.values()]
+    kinds = np.full((1, boards.MAX_MISSIONS), boards.NO_MISSION)
+    kinds[0, : len(missions)] = [m for _, m in missions]
+    return bits, kinds
+
+
 def test_board_value_equals_the_reference_dp():
-    """The memoised board value is the reference DP's float on random boards."""
+    """The batched board value (a DP over used-mission sets, boards on the last axis)
+    is the reference DP's float on random boards, whatever slots hold the missions,
+    and a liberated district's position (the empty suit set) is worth nothing."""
     rng = np.random.default_rng(7)
     game = spyenvs.make_game("unrest_v0")
-    mine, theirs = fast._Reader(game.layout, {}), reference._Reader(game.layout, {})
+    theirs = reference._Reader(game.layout, {})
+    table = boards.ProgressTable(21)
     for _ in range(300):
-        cards = rng.permutation(24)[: rng.integers(0, 13)]
-        types = [int(c) if c < 20 else 20 for c in cards]
-        board = {d: [] for d in sorted(rng.choice(5, size=rng.integers(1, 6), replace=False).tolist())}
-        for t in types:
-            board[list(board)[rng.integers(len(board))]].append(t)
-        missions = [(s, int(m)) for s, m in enumerate(rng.choice(12, size=rng.integers(0, 5), replace=False))]
-        assert mine.board_value(board, missions) == theirs.board_value(board, missions), (board, missions)
-        assert mine.board_value(board, missions) == theirs.board_value(board, missions)  # memo hit
+        board, missions = _random_board(rng)
+        bits, kinds = _as_arrays(board, missions)
+        expected = theirs.board_value(board, missions)
+        assert table.values(bits, kinds).tolist() == [expected], (board, missions)
+        assert table.values(bits, kinds[:, ::-1].copy()).tolist() == [expected], (board, missions)
+
+
+def test_board_keys_tell_boards_apart():
+    """Two boards have the same key only when each suit card sits at the same
+    position and the same missions are available (in any slots): the key stands for
+    the board's value when the batch's candidates are deduplicated."""
+    rng = np.random.default_rng(11)
+    seen = {}
+    for _ in range(2000):
+        board, missions = _random_board(rng)
+        bits, kinds = _as_arrays(board, missions)
+        key = int(boards.board_keys(bits, kinds)[0])
+        identity = (tuple(bits[0].tolist()), frozenset(m for _, m in missions))
+        assert seen.setdefault(key, identity) == identity
+        assert int(boards.board_keys(bits, kinds[:, ::-1].copy())[0]) == key
+
+
+def test_progress_table_starts_afresh_when_full():
+    """A table past its limit drops its rows between searches and still answers the
+    reference's values (bounded memory, no stale rows)."""
+    rng = np.random.default_rng(5)
+    game = spyenvs.make_game("unrest_v0")
+    theirs = reference._Reader(game.layout, {})
+    table = boards.ProgressTable(21)
+    table.LIMIT = 8
+    for _ in range(50):
+        table.start()
+        board, missions = _random_board(rng)
+        bits, kinds = _as_arrays(board, missions)
+        assert table.values(bits, kinds).tolist() == [theirs.board_value(board, missions)]
+        assert table.n <= 8 + boards.NUM_DISTRICTS
+
+
+def test_progress_table_refuses_a_threshold_below_one():
+    with pytest.raises(ValueError, match="at least 1"):
+        boards.ProgressTable(0)
