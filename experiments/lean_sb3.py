@@ -2,8 +2,8 @@
 process fixed or per-minibatch time, with the same results:
 
 * :class:`LeanAdam`: torch's fused CPU Adam step without ``torch.optim.Optimizer``;
-* :class:`LeanRolloutBuffer`: sb3-contrib's maskable rollout buffer, handing out
-  minibatches without copying each one a second time.
+* :class:`LeanRolloutBuffer`: sb3-contrib's maskable rollout buffer, copying each
+  observation once (into the buffer) instead of four times.
 
 **LeanAdam.**
 Every ``torch.optim.Optimizer`` imports ``torch._dynamo`` when it is built (its
@@ -18,7 +18,9 @@ with either class).
 
 from __future__ import annotations
 
+import numpy as np
 import torch
+from gymnasium import spaces
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer, MaskableRolloutBufferSamples
 
 
@@ -111,15 +113,55 @@ class LeanAdam:
 
 
 class LeanRolloutBuffer(MaskableRolloutBuffer):
-    """``MaskableRolloutBuffer`` whose minibatches become tensors without a copy: its
-    ``_get_samples`` already makes fresh arrays (fancy indexing), which SB3 then copies
-    again (``th.tensor``). For Specter Ops that second copy is 29 MB per minibatch of
-    512 observations."""
+    """``MaskableRolloutBuffer`` that copies each observation once. SB3's copies it
+    into the buffer twice (``np.array``, then the assignment), swaps the whole
+    (steps, envs) array to (envs, steps) once per rollout, copies each minibatch's
+    rows a second time into a tensor, and allocates the observation array anew at
+    every reset. Here observations stay where :meth:`add` wrote them, in the same
+    array across rollouts (every row is written before one is read), and a
+    minibatch reads its rows straight from there, in SB3's order: flat index ``i``
+    of the swapped array is step ``i % steps`` of env ``i // steps``. For Specter
+    Ops a rollout's observations are 235 MB (4,096 of 14k floats)."""
+
+    def reset(self) -> None:
+        kept = self.__dict__.get("observations")
+        super().reset()
+        if kept is not None and kept.shape == self.observations.shape:
+            self.observations = kept
+
+    def add(self, obs, action, reward, episode_start, value, log_prob, action_masks=None) -> None:
+        if not isinstance(self.observation_space, spaces.Box):
+            return super().add(obs, action, reward, episode_start, value, log_prob, action_masks=action_masks)
+        if action_masks is not None:
+            self.action_masks[self.pos] = action_masks.reshape((self.n_envs, self.mask_dims))
+        if len(log_prob.shape) == 0:
+            log_prob = log_prob.reshape(-1, 1)
+        self.observations[self.pos] = obs
+        self.actions[self.pos] = np.asarray(action).reshape((self.n_envs, self.action_dim))
+        self.rewards[self.pos] = reward
+        self.episode_starts[self.pos] = episode_start
+        self.values[self.pos] = value.detach().cpu().numpy().flatten()
+        self.log_probs[self.pos] = log_prob.detach().cpu().numpy()
+        self.pos += 1
+        if self.pos == self.buffer_size:
+            self.full = True
+
+    def get(self, batch_size: int | None = None):
+        assert self.full, "the rollout buffer is read only when full"
+        indices = np.random.permutation(self.buffer_size * self.n_envs)
+        if not self.generator_ready:  # everything but the observations, as SB3 does
+            for name in ("actions", "values", "log_probs", "advantages", "returns", "action_masks"):
+                self.__dict__[name] = self.swap_and_flatten(self.__dict__[name])
+            self.generator_ready = True
+        if batch_size is None:
+            batch_size = self.buffer_size * self.n_envs
+        for start in range(0, self.buffer_size * self.n_envs, batch_size):
+            yield self._get_samples(indices[start : start + batch_size])
 
     def _get_samples(self, batch_inds, env=None) -> MaskableRolloutBufferSamples:
-        if env is not None:  # VecNormalize: keep SB3's path
-            return super()._get_samples(batch_inds, env)
-        data = (self.observations[batch_inds], self.actions[batch_inds], self.values[batch_inds].flatten(),
+        env_of, step_of = np.divmod(batch_inds, self.buffer_size)
+        obs = self._normalize_obs(self.observations[step_of, env_of], env)
+        data = (obs, self.actions[batch_inds], self.values[batch_inds].flatten(),
                 self.log_probs[batch_inds].flatten(), self.advantages[batch_inds].flatten(),
                 self.returns[batch_inds].flatten(), self.action_masks[batch_inds].reshape(-1, self.mask_dims))
         return MaskableRolloutBufferSamples(*(torch.as_tensor(d, device=self.device) for d in data))

@@ -90,19 +90,23 @@ def test_lean_rollout_buffer_hands_out_the_same_minibatches():
     obs_space, act_space = gym.spaces.Box(-1, 1, (5,), np.float32), gym.spaces.Discrete(4)
     buffers = [cls(8, obs_space, act_space, n_envs=2) for cls in (MaskableRolloutBuffer, LeanRolloutBuffer)]
     rng = np.random.default_rng(0)
-    for _ in range(8):
-        row = (rng.random((2, 5), dtype=np.float32), rng.integers(0, 4, (2, 1)), rng.random(2),
-               np.array([False, True]), torch.rand(2), torch.rand(2), rng.random((2, 4)) > 0.3)
+    for rollout in range(2):  # the second in the lean buffer's kept observation array
         for b in buffers:
-            b.add(*row[:6], action_masks=row[6])
-    last_values = torch.rand(2)
-    for b in buffers:
-        b.compute_returns_and_advantage(last_values, np.array([False, False]))
-    batches = []
-    for b in buffers:
-        np.random.seed(3)  # SB3 shuffles with numpy's global generator
-        batches.append(list(b.get(batch_size=5)))
-    assert len(batches[0]) == len(batches[1]) == 4
-    for theirs, ours in zip(*batches):
-        for x, y in zip(theirs, ours):
-            assert torch.equal(x, y)
+            b.reset()
+        for _ in range(8):
+            row = (rng.random((2, 5), dtype=np.float32), rng.integers(0, 4, (2, 1)), rng.random(2),
+                   np.array([False, True]), torch.rand(2), torch.rand(2), rng.random((2, 4)) > 0.3)
+            for b in buffers:
+                b.add(*row[:6], action_masks=row[6])
+        last_values = torch.rand(2)
+        for b in buffers:
+            b.compute_returns_and_advantage(last_values, np.array([False, False]))
+        for epoch in range(2):  # PPO reads the buffer once per epoch
+            batches = []
+            for b in buffers:
+                np.random.seed(3 + epoch)  # SB3 shuffles with numpy's global generator
+                batches.append(list(b.get(batch_size=5)))
+            assert len(batches[0]) == len(batches[1]) == 4
+            for theirs, ours in zip(*batches):
+                for x, y in zip(theirs, ours):
+                    assert torch.equal(x, y), (rollout, epoch)
