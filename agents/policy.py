@@ -71,6 +71,15 @@ class BasePolicy:
             out[b] = self.action_scores(o, m)
         return out
 
+    def action_scores_advance_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """``action_scores_batch``, each row then played by ``act`` (its move
+        discarded): a player that remembers its game moves on as in its own games.
+        Players with memory may do both in one pass."""
+        scores = self.action_scores_batch(observations, masks)
+        for o, m in zip(observations, masks):
+            self.act(o, m)
+        return scores
+
     def bind(self, game: Any, seat: int) -> BasePolicy:
         return self
 

@@ -172,10 +172,10 @@ class BoundPrior:
         look-ahead, e.g. search asking for logits)."""
         observations = np.asarray(observations)
         masks = np.asarray(masks)
-        raw = self.heuristic.action_scores_batch(observations, masks)
         if advance and self.per_game_state:
-            for o, m in zip(observations, masks):
-                self.heuristic.act(o, m)
+            raw = self.heuristic.action_scores_advance_batch(observations, masks)
+        else:
+            raw = self.heuristic.action_scores_batch(observations, masks)
         columns = prior_columns(self.look_ahead(observations, masks, raw), masks)
         if self.open_indices.size:
             pending = np.argmax(observations[:, self.decision], axis=1)

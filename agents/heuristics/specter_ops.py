@@ -227,13 +227,27 @@ class _Base(BasePolicy):
         return int(a)
 
     def action_scores(self, obs, mask):
+        return self._scores(obs, mask, remember=False)
+
+    def action_scores_advance_batch(self, observations, masks):
+        """``action_scores`` per row, each row then played as ``act`` plays it (memory
+        and rng move on, the move is discarded), in one pass of the plan per row."""
+        masks = np.asarray(masks)
+        out = np.empty(masks.shape, dtype=np.float64)
+        for b, (o, m) in enumerate(zip(observations, masks)):
+            out[b] = self._scores(o, m, remember=True)
+        return out
+
+    def _scores(self, obs, mask, remember: bool):
         legal = check_mask(mask)
         if legal.size == 1:
             return masked_scores(mask, legal)
         decision = int(np.argmax(obs[self._decision]))
         rate: dict[int, float] = {}
-        a = self._decide(decision, obs, mask, legal, rate)
+        a = self._decide(decision, obs, mask, legal, rate, remember)
         if a is None or not mask[a]:
+            if remember:
+                self.rng.integers(legal.size)  # act's uniform draw
             return masked_scores(mask, legal)  # act draws uniformly
         scores = masked_scores(mask, legal, np.nan)
         for b, value in rate.items():
@@ -253,12 +267,13 @@ class _Base(BasePolicy):
 
     def decide(self, decision, obs, mask, legal):
         """The move act plays (None: a uniform draw); may update the player's memory."""
-        return self._decide(decision, obs, mask, legal, None)
+        return self._decide(decision, obs, mask, legal, None, True)
 
-    def _decide(self, decision, obs, mask, legal, rate):
-        """:meth:`decide`, or with ``rate`` (a dict) the same move without touching
-        the player's memory or rng, its ratings of moves (higher is better) put in
-        ``rate``."""
+    def _decide(self, decision, obs, mask, legal, rate, remember):
+        """:meth:`decide`, or with ``rate`` (a dict) the move the ratings put first,
+        its ratings of moves (higher is better) put in ``rate``. ``remember``: update
+        the player's memory and draw from its rng as :meth:`decide` does (with
+        ``rate``, the ratings and the returned move are the same either way)."""
         return None
 
 
@@ -277,9 +292,9 @@ class AgentHeuristic(_Base):
         self._progress = (-1, 0)  # best (objectives done, -steps to the next stop) at a turn start
         self._stalled = 0  # turns started without beating it
 
-    def _decide(self, decision, obs, mask, legal, rate):
+    def _decide(self, decision, obs, mask, legal, rate, remember):
         if decision == D_A3:
-            return self.step(obs, mask, legal, rate)
+            return self.step(obs, mask, legal, rate, remember)
         if decision == D_S2:
             a = BLUE_JAY  # completes objectives from 2 spaces away
         elif decision in (D_S3, D_X2):
@@ -324,7 +339,7 @@ class AgentHeuristic(_Base):
         field = fields[choice[here]]
         return here, (int(field[here]), field)
 
-    def step(self, obs, mask, legal, rate=None):
+    def step(self, obs, mask, legal, rate, remember: bool):
         """A3: the next step of her turn's planned walk. Rated (``rate``) by minus the
         planned cost in steps of the best walk that starts with the move."""
         b = self.board(obs)
@@ -353,7 +368,7 @@ class AgentHeuristic(_Base):
             if left == max_steps:  # first step of the turn
                 progress = (int(round(b[P_DONE].sum())), -int(plain[here]))
                 stalled = self._stalled + 1 if progress <= self._progress else 0
-                if rate is None:
+                if remember:
                     self._stalled = stalled
                     self._progress = max(progress, self._progress)
             # hiding from hunters that circle never ends: halve every fear per turn without progress
@@ -778,10 +793,10 @@ class HunterHeuristic(_Base):
         return o2.ravel()
 
     # ------------------------------------------------------------------ decisions
-    def _decide(self, decision, obs, mask, legal, rate):
+    def _decide(self, decision, obs, mask, legal, rate, remember):
         me = self.L.view(obs, "me")
         if me[2] > 0.5:  # exposed traitor: now the second agent
-            return self.as_agent._decide(decision, obs, mask, legal, rate)
+            return self.as_agent._decide(decision, obs, mask, legal, rate, remember)
         traitor = me[3] > 0.5
         if decision == D_S1:
             picks = [CHAR0 + ch for ch in PICK_ORDER if mask[CHAR0 + ch]]
@@ -801,16 +816,16 @@ class HunterHeuristic(_Base):
         elif decision == D_H1:
             return self.turn_order(obs, mask, rate)
         elif decision in (D_H2, D_H2V):
-            if rate is None:
+            if remember:
                 self.plan = None
-            return self.main_action(obs, mask, legal, decision == D_H2V, rate=rate)
+            return self.main_action(obs, mask, legal, decision == D_H2V, rate=rate, remember=remember)
         elif decision in (D_H3, D_H4):
             planned = None if self.plan is None else self.plan[decision - D_H3]
             if planned is not None and mask[planned]:  # the move of this turn's plan
                 if rate is not None:
-                    self.main_action(obs, mask, legal, True, stage=decision, rate=rate)
+                    self.main_action(obs, mask, legal, True, stage=decision, rate=rate, remember=False)
                 return planned
-            return self.main_action(obs, mask, legal, True, stage=decision, rate=rate)
+            return self.main_action(obs, mask, legal, True, stage=decision, rate=rate, remember=remember)
         else:
             return None
         if rate is not None and a is not None:
@@ -830,10 +845,12 @@ class HunterHeuristic(_Base):
         seats.sort(key=lambda h: (h["char"] == GUN, h["seat"]))
         return SEAT0 + seats[0]["seat"]
 
-    def main_action(self, obs, mask, legal, riding, stage=None, rate=None):
+    def main_action(self, obs, mask, legal, riding, stage=None, rate=None, remember=True):
         """Score every end cell this turn can reach and take the first action towards
-        the best; with ``rate``, rate each first action by its best option's score
-        instead (times SCORE_SCALE), without drawing from the rng or planning."""
+        the best (a random tie-break, the turn's plan kept); with ``rate``, rate each
+        first action by its best option's score instead (times SCORE_SCALE) and return
+        the first of a best option, also drawing and planning as without it only with
+        ``remember``."""
         b = self.board(obs)
         hs = self.hunters(obs, b)
         me = hs[0]
@@ -859,12 +876,13 @@ class HunterHeuristic(_Base):
         if ch == BEAST:  # Enhanced Senses after a move of 3 or fewer: a yes/no on distance 4
             inside = _expand((T.near4[cells] * now).sum(axis=1), per)
             score = score + np.where(moved <= 3, 0.3 * np.minimum(inside, 1.0 - inside), 0.0)
-        if rate is not None:
-            return _rate_options(rate, opts, score)
+        rated = None if rate is None else _rate_options(rate, opts, score)
+        if not remember:
+            return rated
         best = int(np.argmax(score + _TIE_NOISE * self.rng.random(len(opts))))
         first, h3, h4, _, _, _ = opts[best]
         self.plan = (h3, h4 if h4 is not None else NONE)
-        return first
+        return first if rated is None else rated
 
     def options(self, obs, b, mask, legal, riding, stage, pos):
         """The moves main_action scores, or None: (options, end cells, can attack,

@@ -141,3 +141,28 @@ def test_belief_spread_on_bitsets_matches_the_plane_steps():
         for _ in range(4):
             expected = expected | (FAST.HunterHeuristic._step(expected) & free)
         assert np.array_equal(FAST._spread(cells, 4), expected)
+
+
+@pytest.mark.parametrize("players,seed", [(2, 0), (2, 5), (5, 1)])
+def test_scoring_while_playing_equals_scoring_then_playing(players, seed):
+    """The prior of a heuristic that remembers its game scores each decision and
+    then lets it play the decision: ``action_scores_advance_batch`` does both in one
+    pass of the plan. Along whole games (the heuristics playing every seat, the
+    traitor at 5p) it gives the scores that ``action_scores`` then ``act`` give, and
+    leaves the same memory and random stream (so every later score agrees too)."""
+    game = spyenvs.make_game("specter_ops_v0", num_players=players)
+    game.reset(seed)
+    driver = _policies(FAST, game, seed)
+    two_pass, one_pass = _policies(FAST, game, seed + 1), _policies(FAST, game, seed + 1)
+    compared = 0
+    while not game.is_over:
+        seat = game.current_player
+        obs, mask = game.observe(seat), game.legal_mask()
+        expected = two_pass[seat].action_scores(obs, mask)
+        two_pass[seat].act(obs, mask)
+        got = one_pass[seat].action_scores_advance_batch(obs[None], mask[None])[0]
+        assert np.array_equal(got, expected), (players, seed, seat, DECISIONS[int(np.argmax(game.layout.view(obs, "decision")))])
+        assert one_pass[seat].rng.bit_generator.state == two_pass[seat].rng.bit_generator.state
+        compared += int(mask.sum() > 1)
+        game.step(driver[seat].act(obs, mask))
+    assert compared > 100
