@@ -172,15 +172,30 @@ class BoundPrior:
         look-ahead, e.g. search asking for logits)."""
         observations = np.asarray(observations)
         masks = np.asarray(masks)
+        return self.columns(observations, masks, self.raw_scores(observations, masks, advance))
+
+    def raw_scores(self, observations: np.ndarray, masks: np.ndarray, advance: bool = True) -> np.ndarray:
+        """The heuristic's (or look-ahead's) scores of the rows, before :meth:`columns`."""
         if advance and self.per_game_state:
             raw = self.heuristic.action_scores_advance_batch(observations, masks)
         else:
             raw = self.heuristic.action_scores_batch(observations, masks)
-        columns = prior_columns(self.look_ahead(observations, masks, raw), masks)
+        return self.look_ahead(observations, masks, raw)
+
+    def columns(self, observations: np.ndarray, masks: np.ndarray, raw: np.ndarray) -> np.ndarray:
+        """:func:`prior_columns` of ``raw``, 0 at the open decisions. It reads nothing
+        of the bound seat but :attr:`columns_key`: the rows of every prior with the
+        same key may go through one call (the vectorised env's per-game priors)."""
+        columns = prior_columns(raw, masks)
         if self.open_indices.size:
             pending = np.argmax(observations[:, self.decision], axis=1)
             columns[np.isin(pending, self.open_indices)] = 0.0
         return columns
+
+    @property
+    def columns_key(self) -> tuple:
+        d = self.decision
+        return (None if d is None else (d.start, d.stop, d.step), tuple(self.open_indices.tolist()))
 
     def look_ahead(self, observations: np.ndarray, masks: np.ndarray, raw: np.ndarray) -> np.ndarray:
         """The raw scores, with the look-ahead's where it looks ahead (none here)."""

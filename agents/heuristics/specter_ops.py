@@ -164,8 +164,9 @@ class _Map:
         key = (id(field), cost.tobytes())
         s = self.searches.get(key)
         if s is None:
-            if len(self.searches) >= 256:  # a vectorised env interleaves many games' turns
-                self.searches.clear()
+            if len(self.searches) >= 256:  # a vectorised env interleaves many games' turns:
+                for old in list(self.searches)[:128]:  # drop the older half, not the turns under way
+                    del self.searches[old]
             s = self.searches[key] = _Search(self.neigh, np.flatnonzero(field == 0).tolist(), cost, field)
         return s
 
@@ -583,9 +584,11 @@ def _rate_first_steps(rate, here, parent, cells, total, progress):
         start = chain[-1] if cell == here and chain else first[cell]
         for c in chain:
             first[c] = start
-    for cell, t in zip(cells, total.tolist()):
+    values = (-total - 1e-6 * progress[np.asarray(cells)]).tolist()  # the same float ops, per cell
+    for cell, v in zip(cells, values):
         a = first[cell]
-        rate[a] = max(rate.get(a, -np.inf), -t - 1e-6 * float(progress[cell]))
+        if v > rate.get(a, -np.inf):
+            rate[a] = v
 
 
 def _dijkstra(neigh: list[list[int]], sources, cost: np.ndarray) -> np.ndarray:

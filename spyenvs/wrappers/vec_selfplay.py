@@ -36,7 +36,9 @@ passed in (this package never imports :mod:`spyenvs.agents`): ``prior.bind(game,
 seat)`` returns a scorer with ``scores(observations, masks) -> float32[B, A]``,
 bound once per seat (once per game and episode where it says ``per_game_state``),
 asked in one batch per scorer for every game waiting on the learner; forced learner
-decisions, played here, are not scored. The terminal observation's prior columns
+decisions, played here, are not scored. A scorer may split ``scores`` into
+``raw_scores`` and ``columns`` with a ``columns_key``: the ``columns`` of all scorers
+with the same key then run once over their rows (per-game scorers have one row each). The terminal observation's prior columns
 are zeros (only the critic reads a terminal row).
 
 ``macro`` (an object passed in, e.g. :mod:`spyenvs.agents.macros`; this package knows
@@ -352,8 +354,22 @@ class VecSelfPlayEnv(VecEnv):
             entry[1].append(i)
             entry[2].append(raw)
         start = buf.shape[1] - self.prior_dims
+        # a seat's prior bound per game (a heuristic with memory) scores its one row; the
+        # columns of every such row then come in one call
+        finish: dict[tuple, tuple[Any, list[int], list[np.ndarray], list[np.ndarray]]] = {}
         for scorer, games, raws in groups.values():
-            buf[games, start:] = scorer.scores(np.stack(raws), self._masks[games])
+            observations = np.stack(raws)
+            key = getattr(scorer, "columns_key", None)
+            if key is None:
+                buf[games, start:] = scorer.scores(observations, self._masks[games])
+                continue
+            entry = finish.setdefault(key, (scorer, [], [], []))
+            entry[1].extend(games)
+            entry[2].append(observations)
+            entry[3].append(scorer.raw_scores(observations, self._masks[games]))
+        for scorer, games, observations, raw in finish.values():
+            buf[games, start:] = scorer.columns(np.concatenate(observations), self._masks[games],
+                                                np.concatenate(raw))
 
     def _run_until_learner(self, todo: list[int], buf: np.ndarray, infos: list[dict] | None,
                            rewards: np.ndarray | None, dones: np.ndarray | None) -> None:

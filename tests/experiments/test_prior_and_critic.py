@@ -295,6 +295,25 @@ def test_an_open_decision_leaves_its_rows_to_the_residual():
     np.testing.assert_array_equal(opened[~at_window], plain[~at_window])
 
 
+def test_the_columns_of_per_game_priors_come_in_one_call_as_row_by_row():
+    """The vectorised env scores each game's prior (one per game: the Specter Ops
+    heuristics remember their game) apart, then turns all their rows into columns in
+    one call when their columns_key agrees: the same columns as each row's own
+    ``scores``, open decisions 0 included."""
+    states = specter_states({"A2_equipment_before", "A3_move_step"})
+    game = make_game("specter_ops_v0", num_players=2)
+    priors = [HeuristicPrior(k, EQUIPMENT).bind(game, 0) for k in range(len(states))]
+    assert len({p.columns_key for p in priors}) == 1
+    obs = np.stack([o for o, _, _ in states])
+    masks = np.stack([m for _, m, _ in states])
+    raw = np.concatenate([p.raw_scores(o[None], m[None], advance=False) for p, (o, m, _) in zip(priors, states)])
+    one_call = priors[0].columns(obs, masks, raw)
+    row_by_row = np.concatenate([p.scores(o[None], m[None], advance=False) for p, (o, m, _) in zip(priors, states)])
+    np.testing.assert_array_equal(one_call, row_by_row)
+    assert not one_call[[name == "A2_equipment_before" for *_, name in states]].any()
+    assert HeuristicPrior(0).bind(game, 0).columns_key != priors[0].columns_key
+
+
 def test_a_file_names_its_open_decisions_and_its_player_leaves_them_to_the_residual(tmp_path):
     _, spec, _, learner = build("specter_ops_v0", "mlp", {"num_players": 2}, tmp_path,
                                 **{"net.prior": "heuristic", "net.prior_weight": 10, "net.prior_open": EQUIPMENT})
