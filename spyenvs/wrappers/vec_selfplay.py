@@ -427,11 +427,17 @@ class VecSelfPlayEnv(VecEnv):
                     break
             todo = []
             for bound, games, seats in groups.values():
-                if getattr(bound, "reads_observation", True):
-                    obs = np.stack([slots[i].game.observe(p) for i, p in zip(games, seats)])
-                else:  # a mask-only policy (random): no observation to encode
-                    obs = np.empty((len(games), 0), np.float32)
-                masks = np.stack([slots[i].game.legal_mask() for i in games])
+                reads = getattr(bound, "reads_observation", True)
+                if len(games) == 1:  # an opponent bound per game (it remembers its game): a view, no stack
+                    g = slots[games[0]].game
+                    obs = g.observe(seats[0])[None] if reads else np.empty((1, 0), np.float32)
+                    masks = g.legal_mask()[None]
+                else:
+                    if reads:
+                        obs = np.stack([slots[i].game.observe(p) for i, p in zip(games, seats)])
+                    else:  # a mask-only policy (random): no observation to encode
+                        obs = np.empty((len(games), 0), np.float32)
+                    masks = np.stack([slots[i].game.legal_mask() for i in games])
                 actions = bound.act_batch(obs, masks)
                 stats["opponent_calls"] += 1
                 stats["opponent_decisions"] += len(games)
