@@ -27,6 +27,7 @@ import numpy as np
 
 import spyenvs
 from spyenvs.agents.heuristics import unrest as current
+from spyenvs.agents.heuristics import unrest_boards as boards
 from spyenvs.games.unrest.game import UnrestGame
 
 
@@ -56,6 +57,7 @@ def replay(module, states, configs, warmup=()):
     ``warmup`` states (memos filled as in a long run); their actions on ``states``
     and per-kind times."""
     players = {}
+    boards._TABLES.clear()  # the Rebel's progress tables are the process's: start them cold too
     for ci, config in enumerate(configs):
         g = spyenvs.make_game("unrest_v0", **config)
         for s, role in enumerate(g.roles):
