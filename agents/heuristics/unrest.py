@@ -234,9 +234,6 @@ class _Reader:
             self._n_memo += 1
         return value
 
-    def value(self, cards, missions):
-        return self.value_of(suit_set(cards), tuple(m for _, m in missions))
-
 
 class RebelHeuristic(BasePolicy):
     name = "heuristic"
