@@ -38,8 +38,9 @@ bound once per seat (once per game and episode where it says ``per_game_state``)
 asked in one batch per scorer for every game waiting on the learner; forced learner
 decisions, played here, are not scored. A scorer may split ``scores`` into
 ``raw_scores`` and ``columns`` with a ``columns_key``: the ``columns`` of all scorers
-with the same key then run once over their rows (per-game scorers have one row each). The terminal observation's prior columns
-are zeros (only the critic reads a terminal row).
+with the same key then run once over their rows (per-game scorers have one row each).
+The terminal observation's prior columns are zeros (only the critic reads a terminal
+row).
 
 ``macro`` (an object passed in, e.g. :mod:`spyenvs.agents.macros`; this package knows
 no game) lets one learner decision stand for several of the env's: ``macro.bind(game,
