@@ -38,7 +38,8 @@ the same cards in the same order share one) and runs them together in
 (see that module). The Empire's district values are memoised per suit set. The
 floating-point arithmetic is the same, term by term and in the same order, as the
 straightforward version kept in ``tests/agents/_unrest_heuristic_reference.py``;
-``test_unrest_heuristic_speed.py`` holds every decision (and every draw from the rng) identical to it.
+``test_unrest_heuristic_speed.py`` holds every decision (and every draw from the rng)
+identical to it.
 """
 
 from __future__ import annotations
