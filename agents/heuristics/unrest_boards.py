@@ -225,10 +225,16 @@ def place_cards(bits: np.ndarray, missions: np.ndarray, cards: np.ndarray,
         candidate[np.arange(k.size), where] = new
         candidate_rows[np.arange(k.size), where] = new_rows = table.rows(new)
         v = table.values(candidate, missions[k], candidate_rows)
-        starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+        # k ascends: each instance's candidates are one run, its first best the first
+        # candidate equal to the run's maximum
+        first = np.empty(k.size, bool)
+        first[0] = True
+        np.not_equal(k[1:], k[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
         top = np.maximum.reduceat(v, starts)
-        best = np.flatnonzero(v == np.repeat(top, np.diff(np.r_[starts, k.size])))
-        chosen = best[np.unique(k[best], return_index=True)[1]]  # the first best of each instance
+        best = np.flatnonzero(v == top[np.cumsum(first) - 1])
+        kb = k[best]
+        chosen = best[np.concatenate(([True], kb[1:] != kb[:-1]))]
         kk = k[chosen]
         value[kk] = v[chosen]
         bits[kk, where[chosen]] = new[chosen]
