@@ -52,7 +52,7 @@ from spyenvs.games.unrest import rules as R
 from ..policy import BasePolicy, check_mask, masked_scores
 from . import unrest_boards as B
 
-_SUIT_SLOTS = 20
+_SUIT_SLOTS = B.SUIT_CARDS
 _EMPTY = -1
 #: card type (0-19 suit cards, 20 Decoy, -1 unknown) -> its bit in a district's suit
 #: set; Decoys and unknowns have none (index -1 reads the last entry, a 0)
@@ -347,7 +347,7 @@ class RebelHeuristic(BasePolicy):
         real = np.flatnonzero(legal != R.A_PLAY_ALL_HIDDEN)
         if real.size:
             cards = np.asarray(hand)[table[legal[real] - R.A_PLAY]]  # (plays, 3): face-up first
-            # the order _greedy places them in: high values first (stable), Decoys last
+            # the order the greedy placement takes them in: high values first (stable), Decoys last
             order = np.take_along_axis(cards, np.argsort(_PLACE_KEY[cards], axis=1, kind="stable"), axis=1)
             first_of, which = np.unique(order @ _ORDER_DIGITS, return_index=True, return_inverse=True)[1:]
             first = jobs.n
@@ -382,7 +382,6 @@ class _Placements:
     :func:`unrest_boards.place_cards` call."""
 
     def __init__(self, rows: int):
-        self.n = 0
         self._bits = np.zeros((rows, B.NUM_DISTRICTS), np.int64)
         self._missions = np.full((rows, B.MAX_MISSIONS), B.NO_MISSION, np.int64)
         self._rows: list[int] = []
@@ -402,8 +401,12 @@ class _Placements:
         self._cards.append(cards)
         self._targets.append(targets)
         self._free.append(free_choice)
-        self.n += 1
         return self.n - 1
+
+    @property
+    def n(self) -> int:
+        """The number of searches queued."""
+        return len(self._rows)
 
     def run(self, thr: int) -> np.ndarray:
         if not self._rows:

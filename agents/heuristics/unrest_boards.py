@@ -38,7 +38,6 @@ _SUIT_COUNT[_CARDS, _CARDS // 5] = 1
 _VALUE_COUNT[_CARDS, _CARDS % 5 + 2] = 1
 
 
-
 def district_progress(bits: np.ndarray, thr: int) -> tuple[np.ndarray, np.ndarray]:
     """(raw, cubed): float64 ``bits.shape + (13,)``, each district's progress towards
     each mission kind (1.0 exactly when satisfied, else at most 0.9), and that cubed;
@@ -46,7 +45,7 @@ def district_progress(bits: np.ndarray, thr: int) -> tuple[np.ndarray, np.ndarra
     flat = np.asarray(bits, dtype=np.int64).ravel()
     sets, where = np.unique(flat, return_inverse=True)
     raw, cubed = _progress_of_sets(sets, thr)
-    shape = np.shape(bits) + (D.NUM_MISSION_KINDS + 1,)
+    shape = np.shape(bits) + (_COLUMNS,)
     return raw[where].reshape(shape), cubed[where].reshape(shape)
 
 
@@ -55,7 +54,7 @@ def _progress_of_sets(sets: np.ndarray, thr: int) -> tuple[np.ndarray, np.ndarra
     has = (sets[:, None] >> _CARDS) & 1
     sums, counts, vals = has @ _SUIT_VALUE, has @ _SUIT_COUNT, has @ _VALUE_COUNT
     i, r, c, s = sums.T
-    p = np.zeros((len(sets), D.NUM_MISSION_KINDS + 1))
+    p = np.zeros((len(sets), _COLUMNS))
     p[:, 0] = (i + r + c + s) / thr
     p[:, 1] = 0.5 * np.minimum(c, 3) / 3 + 0.5 * np.where(i > c, 1.0, i / (c + 1))
     p[:, 2] = 0.5 * np.minimum(i, 4) / 4 + 0.5 * np.minimum(r, 4) / 4
