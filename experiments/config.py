@@ -303,7 +303,12 @@ class TrainConfig(RunConfig):
     total_timesteps: int = 200_000
     """learner decisions to train for"""
     n_envs: int = 64
-    """games stepped together in one process, opponents batched"""
+    """games stepped together, opponents batched"""
+    env_processes: int = 1
+    """processes the n_envs games are split over (1: all in the trainer's process); the
+    others are forked workers stepping their share at the same time, so the opponents'
+    and the prior's moves use a second core
+    (:class:`~spyenvs.wrappers.vec_processes.ProcessVecSelfPlayEnv`)"""
     auto_play_forced: bool = True
     """play single-option learner decisions without the network"""
     max_decisions: int = 3000
@@ -353,6 +358,10 @@ class TrainConfig(RunConfig):
     """which of the run's last snapshots ships"""
 
     def __post_init__(self) -> None:
+        procs = self.env_processes
+        if not (isinstance(procs, int) and not isinstance(procs, bool) and 1 <= procs <= int(self.n_envs)):
+            raise ValueError(f"training option 'env_processes' must be between 1 and n_envs ({self.n_envs}), "
+                             f"got {procs!r}")
         if self.macro not in MACRO_KINDS:
             raise ValueError(f"training option 'macro' must be {' or '.join(MACRO_KINDS)}, got {self.macro!r}")
         if self.macro != "none" and self.net.prior != "none":

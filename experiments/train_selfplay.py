@@ -87,6 +87,7 @@ from spyenvs.experiments.warm_start import (
 from spyenvs.registry import make_game
 from spyenvs.tools.arguments import add_train_arguments, parse_key_values, run_reporting_errors
 from spyenvs.wrappers.selfplay import observation_scale
+from spyenvs.wrappers.vec_processes import ProcessVecSelfPlayEnv
 from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv
 
 __all__ = ["TrainConfig", "default_config_path", "load_config", "train", "run", "main"]
@@ -443,6 +444,12 @@ class SelfPlayCallback(BaseCallback):
     def _on_training_start(self) -> None:
         self._t0 = time.monotonic()
 
+    def _on_rollout_start(self) -> None:
+        if self.run.cfg.env_processes > 1:
+            # the workers step their games while this process steps its own: a second
+            # torch thread would spin on their core (its OpenMP threads wait busy)
+            torch.set_num_threads(1)
+
     def _on_step(self) -> bool:
         run, state = self.run, self.run.state
         run.bar.update(self.training_env.num_envs)
@@ -468,6 +475,7 @@ class SelfPlayCallback(BaseCallback):
 
     def _on_rollout_end(self) -> None:
         run = self.run
+        torch.set_num_threads(int(run.cfg.torch_threads))  # the update has the cores to itself
         for kind, wins in run.episode_stats.items():
             if wins:
                 self.logger.record(f"selfplay/{kind}/win_rate", float(np.mean(wins[-200:])))
@@ -586,13 +594,16 @@ def pin_threads(torch_threads: int, blas_threads: int) -> None:
 
 
 def make_vec_env(cfg: TrainConfig, spec: GameSpec, game: Any, league: SnapshotLeague) -> VecSelfPlayEnv:
-    """All games in this process, opponents batched (:class:`VecSelfPlayEnv`)."""
-    return VecSelfPlayEnv(game, cfg.game, league.pool(), num_envs=int(cfg.n_envs),
-                          learner_kinds=cfg.learner_kinds, max_decisions=cfg.max_decisions,
-                          auto_play_forced=bool(cfg.auto_play_forced),
-                          scale_observations=bool(cfg.scale_observations), seed=cfg.seed,
-                          opponent_classes=opponent_classes(cfg), obs_columns=spec.env_columns,
-                          learner_teams=bool(cfg.learner_teams), **row_options(cfg))
+    """The games, opponents batched: all in this process (:class:`VecSelfPlayEnv`), or
+    split over ``env_processes`` (:class:`ProcessVecSelfPlayEnv`)."""
+    options = dict(learner_kinds=cfg.learner_kinds, max_decisions=cfg.max_decisions,
+                   auto_play_forced=bool(cfg.auto_play_forced), scale_observations=bool(cfg.scale_observations),
+                   seed=cfg.seed, opponent_classes=opponent_classes(cfg), obs_columns=spec.env_columns,
+                   learner_teams=bool(cfg.learner_teams), **row_options(cfg))
+    if int(cfg.env_processes) > 1:
+        return ProcessVecSelfPlayEnv(game, cfg.game, league.pool(), num_envs=int(cfg.n_envs),
+                                     processes=int(cfg.env_processes), **options)
+    return VecSelfPlayEnv(game, cfg.game, league.pool(), num_envs=int(cfg.n_envs), **options)
 
 
 def make_model(cfg: TrainConfig, spec: GameSpec, venv: VecSelfPlayEnv, out: str) -> MaskablePPO:

@@ -109,7 +109,46 @@ class _Slot:
         self.started = 0.0
 
 
-class VecSelfPlayEnv(VecEnv):
+class _VecEnvMethods:
+    """SB3's ``VecEnv`` bookkeeping for envs whose games share one set of attributes
+    and one mask array ``_masks`` (a method's or attribute's answer is every game's)."""
+
+    num_envs: int
+    _masks: np.ndarray
+
+    def action_masks(self) -> np.ndarray:
+        """The learners' legal actions, ``bool[num_envs, num_actions]``."""
+        return self._masks
+
+    def _indices(self, indices) -> list[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        idx = self._indices(indices)
+        if method_name == "action_masks":
+            return [self._masks[i] for i in idx]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def get_images(self):
+        return [None for _ in range(self.num_envs)]
+
+
+class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
     """``num_envs`` self-play games in one process; see the module docstring.
 
     ``game`` is an env id or a Game class, ``config`` its options; ``opponents`` a list
@@ -225,6 +264,18 @@ class VecSelfPlayEnv(VecEnv):
         self._actions: np.ndarray | None = None
         self.stats = {"learner_decisions": 0, "forced_decisions": 0, "opponent_decisions": 0,
                       "opponent_calls": 0, "episodes": 0, "truncated": 0, "macro_decisions": 0}
+
+    def share_buffers(self, obs_bufs: Sequence[np.ndarray], masks: np.ndarray) -> None:
+        """Write the learner rows and masks into these arrays from now on (views of
+        memory shared with another process: :mod:`spyenvs.wrappers.vec_processes`): two
+        float32 ``(num_envs, width)`` observation buffers, used alternately, and one bool
+        ``(num_envs, num_actions)`` mask array."""
+        want = [b.shape for b in self._obs_bufs] + [self._masks.shape]
+        got = [np.shape(b) for b in obs_bufs] + [np.shape(masks)]
+        if got != want or any(b.dtype != np.float32 for b in obs_bufs) or masks.dtype != np.bool_:
+            raise ValueError(f"share_buffers wants float32 arrays {want[:2]} and a bool {want[2]}, got {got}")
+        self._obs_bufs = list(obs_bufs)
+        self._masks = masks
 
     # ----------------------------------------------------------------- pool
     def set_opponents(self, entries: Sequence[Any]) -> None:
@@ -519,36 +570,5 @@ class VecSelfPlayEnv(VecEnv):
         self._run_until_learner(list(range(self.num_envs)), buf, infos, rewards, dones)
         return buf, rewards, dones, infos
 
-    def action_masks(self) -> np.ndarray:
-        """The learners' legal actions, ``bool[num_envs, num_actions]``."""
-        return self._masks
-
     def close(self) -> None:
         pass
-
-    def _indices(self, indices) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
-
-    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
-        value = getattr(self, attr_name)
-        return [value for _ in self._indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
-        idx = self._indices(indices)
-        if method_name == "action_masks":
-            return [self._masks[i] for i in idx]
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result for _ in idx]
-
-    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
-
-    def get_images(self):
-        return [None for _ in range(self.num_envs)]

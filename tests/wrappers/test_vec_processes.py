@@ -1,0 +1,151 @@
+"""Self-play games split over processes: the same steps as one process (rows, masks,
+rewards, dones, infos), the pool reaching the workers, summed counts, one-line errors
+from a worker, and a training run on it."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+pytest.importorskip("stable_baselines3")
+
+from spyenvs.agents.policy import BasePolicy  # noqa: E402
+from spyenvs.agents.prior import make_prior  # noqa: E402
+from spyenvs.wrappers.vec_processes import ProcessVecSelfPlayEnv, shard_sizes  # noqa: E402
+from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv  # noqa: E402
+from tests.wrappers.test_vec_selfplay import FirstLegal, _learner_action  # noqa: E402
+
+
+class LastLegal(BasePolicy):
+    name = "last_legal"
+
+    def act(self, observation, mask):
+        return int(np.flatnonzero(mask)[-1])
+
+
+class FailsInAWorker(BasePolicy):
+    """Plays first-legal in the process that made it and raises in any other."""
+
+    name = "fails_in_a_worker"
+
+    def __init__(self):
+        self.home = os.getpid()
+
+    def act(self, observation, mask):
+        if os.getpid() != self.home:
+            raise ValueError("no moves here\nsecond line")
+        return int(np.flatnonzero(mask)[0])
+
+
+def _play(venv, steps, switch_at=None):
+    """``steps`` learner steps with a deterministic learner; every step's arrays copied."""
+    out = []
+    obs = venv.reset().copy()
+    for t in range(steps):
+        if t == switch_at:
+            venv.env_method("set_opponents", [(LastLegal(), 1.0)])
+        masks = np.stack(venv.env_method("action_masks"))
+        actions = np.array([_learner_action(obs[i], masks[i]) for i in range(venv.num_envs)])
+        obs, rewards, dones, infos = venv.step(actions)
+        obs = obs.copy()
+        kept = [{k: v for k, v in info.items() if k != "episode"} for info in infos]
+        out.append((obs, masks, rewards.copy(), dones.copy(), kept))
+    return out
+
+
+def _assert_same_steps(a, b):
+    assert len(a) == len(b)
+    for (oa, ma, ra, da, ia), (ob, mb, rb, db, ib) in zip(a, b):
+        np.testing.assert_array_equal(oa, ob)
+        np.testing.assert_array_equal(ma, mb)
+        np.testing.assert_array_equal(ra, rb)
+        np.testing.assert_array_equal(da, db)
+        for x, y in zip(ia, ib):
+            assert x.keys() == y.keys()
+            for key in x:
+                np.testing.assert_array_equal(x[key], y[key])
+
+
+@pytest.mark.parametrize("env_id", ["unrest_v0", "the_agents_v0"])
+def test_games_split_over_processes_play_the_steps_of_one_process(env_id):
+    options = dict(num_envs=5, max_decisions=300, seed=7)
+    one = VecSelfPlayEnv(env_id, {}, [FirstLegal()], **options)
+    split = ProcessVecSelfPlayEnv(env_id, {}, [FirstLegal()], processes=2, **options)
+    try:
+        _assert_same_steps(_play(one, 60), _play(split, 60))
+        # each process batches its own games: more opponent calls, the same decisions
+        got, want = split.stats, dict(one.stats)
+        assert got.pop("opponent_calls") >= want.pop("opponent_calls")
+        assert got == want
+    finally:
+        split.close()
+
+
+def test_with_a_prior_the_split_rows_carry_the_same_prior_columns():
+    options = dict(num_envs=4, max_decisions=300, seed=3)
+    one = VecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], prior=make_prior("heuristic", seed=1), **options)
+    split = ProcessVecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], processes=3, prior=make_prior("heuristic", seed=1),
+                                  **options)
+    try:
+        assert split.row_layout() == one.row_layout() and split.row_layout()["prior"] > 0
+        _assert_same_steps(_play(one, 40), _play(split, 40))
+    finally:
+        split.close()
+
+
+def test_a_new_pool_reaches_every_process():
+    options = dict(num_envs=4, max_decisions=300, seed=5)
+    one = VecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], **options)
+    split = ProcessVecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], processes=2, **options)
+    try:
+        want, got = _play(one, 120, switch_at=20), _play(split, 120, switch_at=20)
+        _assert_same_steps(want, got)
+        assert any(info.get("opponent") == "last_legal" for step in got for info in step[4][2:])
+        assert split.pool_names() == ["last_legal"]
+    finally:
+        split.close()
+
+
+def test_counts_are_summed_over_processes_and_kept_after_close():
+    split = ProcessVecSelfPlayEnv("the_agents_v0", {}, [FirstLegal()], num_envs=4, processes=2, seed=1)
+    _play(split, 10)
+    split.close()
+    assert split.stats["learner_decisions"] == 40
+    assert split.stats["opponent_decisions"] > 0
+
+
+def test_a_workers_error_arrives_as_one_line():
+    split = ProcessVecSelfPlayEnv("unrest_v0", {}, [FailsInAWorker()], num_envs=2, processes=2, seed=1)
+    try:
+        with pytest.raises(RuntimeError, match=r"^vec env worker 1: ValueError: no moves here$"):
+            _play(split, 50)
+    finally:
+        split.close()
+
+
+def test_processes_must_be_between_one_and_the_number_of_games():
+    with pytest.raises(ValueError, match="processes must be between 1 and num_envs"):
+        ProcessVecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], num_envs=2, processes=3)
+    assert shard_sizes(5, 2) == [3, 2] and shard_sizes(64, 2) == [32, 32]
+
+
+def test_env_processes_option_is_checked():
+    pytest.importorskip("sb3_contrib")
+    from spyenvs.experiments.config import TrainConfig
+
+    with pytest.raises(ValueError, match=r"'env_processes' must be between 1 and n_envs \(4\), got 5"):
+        TrainConfig(env_id="unrest_v0", n_envs=4, env_processes=5)
+
+
+def test_a_training_run_on_two_processes_trains_and_reports_every_games_count(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from spyenvs.experiments.train_selfplay import load_config, train
+
+    cfg = load_config(None, "unrest_v0", {"total_timesteps": 256, "n_envs": 4, "env_processes": 2,
+                                          "ppo.n_steps": 64, "ppo.batch_size": 128, "ppo.n_epochs": 1, "eval.every": 10**9, "eval.games": 0,
+                                          "eval.final_games": 0, "warm_start.games": 0, "selection.snapshots": 1})
+    res = train(cfg, str(tmp_path), quiet=True)
+    assert res["timesteps"] == 256
+    assert res["env_stats"]["learner_decisions"] == 256
