@@ -333,6 +333,11 @@ class TrainConfig(RunConfig):
     """torch intra-op threads per process"""
     blas_threads: int = 1
     """numpy BLAS threads per process"""
+    flush_denormals: bool = False
+    """``torch.set_flush_denormal`` in the trainer's process (and the env workers it
+    forks): float32 values below 1.2e-38 become zero. A prior's wide logit gaps give
+    near-zero probabilities whose gradients are such subnormal floats, and the CPU
+    computes with those many times slower, in the PPO update above all"""
     fused_adam: bool = True
     """torch's fused Adam kernel, called without torch.optim
     (:class:`~spyenvs.experiments.lean_sb3.LeanAdam`): one kernel per parameter instead

@@ -35,6 +35,7 @@ the resumed state), :func:`learn` (PPO with :class:`SelfPlayCallback`) and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -749,9 +750,22 @@ def train(cfg: TrainConfig | dict, out: str | None = None, resume: bool = False,
     cfg = config_mod.coerce(TrainConfig, cfg)
     pin_threads(cfg.torch_threads, cfg.blas_threads)
     out = out or os.path.join("runs", cfg.env_id)
-    run, warm = start(cfg, out, game, resume, quiet)
-    learn(run, resume)
-    return finish(run, warm)
+    # before any torch thread or env worker starts: each inherits this thread's setting
+    with flushing_denormals(bool(cfg.flush_denormals)):
+        run, warm = start(cfg, out, game, resume, quiet)
+        learn(run, resume)
+        return finish(run, warm)
+
+
+@contextlib.contextmanager
+def flushing_denormals(on: bool):
+    """``torch.set_flush_denormal(on)`` inside, this thread's setting as it was after."""
+    was = bool((torch.tensor(1e-39, dtype=torch.float32) * 1.0).item() == 0.0)
+    torch.set_flush_denormal(on)
+    try:
+        yield
+    finally:
+        torch.set_flush_denormal(was)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -116,3 +116,15 @@ def test_training_with_the_opponent_class_for_the_critic(tmp_path):
     game = HighCard(num_players=3)
     game.reset(1)
     assert policy.act(game.observe(0), game.legal_mask()) in (0, 1)  # reads the plain observation
+
+
+def test_flushing_denormals_makes_subnormal_floats_zero_inside_and_restores_after():
+    import torch
+
+    from spyenvs.experiments.train_selfplay import flushing_denormals
+
+    tiny = torch.tensor(1e-39, dtype=torch.float32)
+    assert (tiny * 1.0).item() != 0.0
+    with flushing_denormals(True):
+        assert (tiny * 1.0).item() == 0.0
+    assert (tiny * 1.0).item() != 0.0

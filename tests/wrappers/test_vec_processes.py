@@ -143,9 +143,10 @@ def test_a_training_run_on_two_processes_trains_and_reports_every_games_count(tm
     pytest.importorskip("sb3_contrib")
     from spyenvs.experiments.train_selfplay import load_config, train
 
-    cfg = load_config(None, "unrest_v0", {"total_timesteps": 256, "n_envs": 4, "env_processes": 2,
+    cfg = load_config(None, "unrest_v0", {"total_timesteps": 256, "n_envs": 4, "env_processes": 2, "flush_denormals": True,
                                           "ppo.n_steps": 64, "ppo.batch_size": 128, "ppo.n_epochs": 1, "eval.every": 10**9, "eval.games": 0,
                                           "eval.final_games": 0, "warm_start.games": 0, "selection.snapshots": 1})
     res = train(cfg, str(tmp_path), quiet=True)
     assert res["timesteps"] == 256
     assert res["env_stats"]["learner_decisions"] == 256
+
