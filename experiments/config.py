@@ -305,10 +305,10 @@ class TrainConfig(RunConfig):
     n_envs: int = 64
     """games stepped together, opponents batched"""
     env_processes: int = 1
-    """processes the n_envs games are split over (1: all in the trainer's process); the
-    others are forked workers stepping their share at the same time, so the opponents'
-    and the prior's moves use a second core
-    (:class:`~spyenvs.wrappers.vec_processes.ProcessVecSelfPlayEnv`)"""
+    """processes the n_envs games are split over (1: all in the trainer's process; at
+    most n_envs are used); the others are forked workers stepping their share at the
+    same time, so the opponents' and the prior's moves use another core, and torch
+    collects on one thread (:class:`~spyenvs.wrappers.vec_processes.ProcessVecSelfPlayEnv`)"""
     auto_play_forced: bool = True
     """play single-option learner decisions without the network"""
     max_decisions: int = 3000
@@ -334,10 +334,11 @@ class TrainConfig(RunConfig):
     blas_threads: int = 1
     """numpy BLAS threads per process"""
     flush_denormals: bool = False
-    """``torch.set_flush_denormal`` in the trainer's process (and the env workers it
-    forks): float32 values below 1.2e-38 become zero. A prior's wide logit gaps give
-    near-zero probabilities whose gradients are such subnormal floats, and the CPU
-    computes with those many times slower, in the PPO update above all"""
+    """float32 values below 1.2e-38 become zero for the whole run
+    (``torch.set_flush_denormal``; the env workers and torch's threads start with it).
+    A prior's wide logit gaps give near-zero probabilities whose gradients are such
+    subnormal floats, and the CPU computes with those many times slower, in the PPO
+    update above all"""
     fused_adam: bool = True
     """torch's fused Adam kernel, called without torch.optim
     (:class:`~spyenvs.experiments.lean_sb3.LeanAdam`): one kernel per parameter instead
@@ -364,9 +365,8 @@ class TrainConfig(RunConfig):
 
     def __post_init__(self) -> None:
         procs = self.env_processes
-        if not (isinstance(procs, int) and not isinstance(procs, bool) and 1 <= procs <= int(self.n_envs)):
-            raise ValueError(f"training option 'env_processes' must be between 1 and n_envs ({self.n_envs}), "
-                             f"got {procs!r}")
+        if not (isinstance(procs, int) and not isinstance(procs, bool) and procs >= 1):
+            raise ValueError(f"training option 'env_processes' must be at least 1, got {procs!r}")
         if self.macro not in MACRO_KINDS:
             raise ValueError(f"training option 'macro' must be {' or '.join(MACRO_KINDS)}, got {self.macro!r}")
         if self.macro != "none" and self.net.prior != "none":

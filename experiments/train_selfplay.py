@@ -446,7 +446,7 @@ class SelfPlayCallback(BaseCallback):
         self._t0 = time.monotonic()
 
     def _on_rollout_start(self) -> None:
-        if self.run.cfg.env_processes > 1:
+        if getattr(self.training_env, "processes", 1) > 1:
             # the workers step their games while this process steps its own: a second
             # torch thread would spin on their core (its OpenMP threads wait busy)
             torch.set_num_threads(1)
@@ -594,17 +594,21 @@ def pin_threads(torch_threads: int, blas_threads: int) -> None:
     torch.set_num_threads(int(torch_threads))
 
 
-def make_vec_env(cfg: TrainConfig, spec: GameSpec, game: Any, league: SnapshotLeague) -> VecSelfPlayEnv:
+def make_vec_env(cfg: TrainConfig, spec: GameSpec, game: Any, opponents: list, **options: Any) -> VecSelfPlayEnv:
     """The games, opponents batched: all in this process (:class:`VecSelfPlayEnv`), or
-    split over ``env_processes`` (:class:`ProcessVecSelfPlayEnv`)."""
-    options = dict(learner_kinds=cfg.learner_kinds, max_decisions=cfg.max_decisions,
-                   auto_play_forced=bool(cfg.auto_play_forced), scale_observations=bool(cfg.scale_observations),
-                   seed=cfg.seed, opponent_classes=opponent_classes(cfg), obs_columns=spec.env_columns,
-                   learner_teams=bool(cfg.learner_teams), **row_options(cfg))
-    if int(cfg.env_processes) > 1:
-        return ProcessVecSelfPlayEnv(game, cfg.game, league.pool(), num_envs=int(cfg.n_envs),
-                                     processes=int(cfg.env_processes), **options)
-    return VecSelfPlayEnv(game, cfg.game, league.pool(), num_envs=int(cfg.n_envs), **options)
+    split over ``env_processes`` (at most ``n_envs``; :class:`ProcessVecSelfPlayEnv`).
+    ``options`` replace the config's env options (e.g. ``learner_kinds``).
+    Split games fork their workers here: before the PPO model exists and torch starts
+    its threads, which a forked child must not inherit busy."""
+    options = dict(dict(learner_kinds=cfg.learner_kinds, max_decisions=cfg.max_decisions,
+                        auto_play_forced=bool(cfg.auto_play_forced), scale_observations=bool(cfg.scale_observations),
+                        seed=cfg.seed, opponent_classes=opponent_classes(cfg), obs_columns=spec.env_columns,
+                        learner_teams=bool(cfg.learner_teams), **row_options(cfg)), **options)
+    processes = min(int(cfg.env_processes), int(cfg.n_envs))
+    if processes > 1:
+        return ProcessVecSelfPlayEnv(game, cfg.game, opponents, num_envs=int(cfg.n_envs), processes=processes,
+                                     **options)
+    return VecSelfPlayEnv(game, cfg.game, opponents, num_envs=int(cfg.n_envs), **options)
 
 
 def make_model(cfg: TrainConfig, spec: GameSpec, venv: VecSelfPlayEnv, out: str) -> MaskablePPO:
@@ -634,7 +638,7 @@ def start(cfg: TrainConfig, out: str, game: Any, resume: bool, quiet: bool) -> t
     if resume:
         _, saved = read_state(os.path.join(out, "state.pt"))
         league.keep_existing(saved["snapshots"])
-    venv = make_vec_env(cfg, spec, game, league)
+    venv = make_vec_env(cfg, spec, game, league.pool())
     learner = Learner(cfg, spec, make_model(cfg, spec, venv, out), state)
     run = SelfPlayRun(cfg, out, spec, game, venv, league, state, learner, quiet)
     warm = WarmStart(cfg, spec, learner, quiet)
@@ -673,10 +677,12 @@ def learn(run: SelfPlayRun, resume: bool) -> None:
                       enabled=not run.quiet) as bar:
         run.bar = bar
         bar.update(int(model.num_timesteps))
-        if remaining:
-            model.learn(remaining, callback=SelfPlayCallback(run), reset_num_timesteps=not resume,
-                        tb_log_name="selfplay")
-    venv.close()
+        try:
+            if remaining:
+                model.learn(remaining, callback=SelfPlayCallback(run), reset_num_timesteps=not resume,
+                            tb_log_name="selfplay")
+        finally:
+            venv.close()  # an env's worker processes end with the run, failed or not
 
 
 def finish(run: SelfPlayRun, warm: WarmStart) -> dict:
@@ -759,9 +765,16 @@ def train(cfg: TrainConfig | dict, out: str | None = None, resume: bool = False,
 
 @contextlib.contextmanager
 def flushing_denormals(on: bool):
-    """``torch.set_flush_denormal(on)`` inside, this thread's setting as it was after."""
+    """With ``on``, subnormal floats flushed to zero inside (``torch.set_flush_denormal``):
+    in this thread, and in the threads and processes started from it inside (torch's
+    thread pool, when the run starts it; forked env workers). After, this thread's own
+    setting is as it was; threads started inside keep theirs. Off: nothing changes."""
+    if not on:
+        yield
+        return
     was = bool((torch.tensor(1e-39, dtype=torch.float32) * 1.0).item() == 0.0)
-    torch.set_flush_denormal(on)
+    if not torch.set_flush_denormal(True):
+        print("spyenvs: this CPU cannot flush subnormal floats; flush_denormals has no effect", file=sys.stderr)
     try:
         yield
     finally:

@@ -124,7 +124,20 @@ def test_flushing_denormals_makes_subnormal_floats_zero_inside_and_restores_afte
     from spyenvs.experiments.train_selfplay import flushing_denormals
 
     tiny = torch.tensor(1e-39, dtype=torch.float32)
-    assert (tiny * 1.0).item() != 0.0
+
+    def flushed() -> bool:
+        return (tiny * 1.0).item() == 0.0
+
+    assert not flushed()
     with flushing_denormals(True):
-        assert (tiny * 1.0).item() == 0.0
-    assert (tiny * 1.0).item() != 0.0
+        assert flushed()
+    assert not flushed()
+    torch.set_flush_denormal(True)  # a caller's own setting is left as it was, either way
+    try:
+        with flushing_denormals(False):
+            assert flushed()
+        with flushing_denormals(True):
+            assert flushed()
+        assert flushed()
+    finally:
+        torch.set_flush_denormal(False)
