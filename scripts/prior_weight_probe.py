@@ -46,7 +46,7 @@ def untrained_prior(env_id: str, weight: float, folder: str) -> tuple[str, dict,
     cfg = load_config(None, env_id, {"net.prior": "heuristic", "net.prior_weight": weight, "clone_reg.coef": 0.0,
                                       "n_envs": 1})
     spec = describe_game(cfg)
-    venv = make_vec_env(cfg, spec, env_id, SnapshotLeague(cfg.league, 0, True))
+    venv = make_vec_env(cfg, spec, env_id, SnapshotLeague(cfg.league, 0, True).pool())
     learner = Learner(cfg, spec, make_model(cfg, spec, venv, folder), RunState())
     path = os.path.join(folder, f"prior_{weight:g}.npz")
     learner.save_policy(path, f"{env_id}_prior_{weight:g}")

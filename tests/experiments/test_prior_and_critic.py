@@ -52,7 +52,7 @@ def build(env_id: str, arch: str, game: dict, tmp_path, **opts):
                  **{f"game.{k}": v for k, v in game.items()}, **opts}
     cfg = load_config(None, env_id, overrides)
     spec = describe_game(cfg)
-    venv = make_vec_env(cfg, spec, env_id, SnapshotLeague(cfg.league, 0, True))
+    venv = make_vec_env(cfg, spec, env_id, SnapshotLeague(cfg.league, 0, True).pool())
     learner = Learner(cfg, spec, make_model(cfg, spec, venv, str(tmp_path)), RunState())
     return cfg, spec, venv, learner
 
@@ -433,7 +433,7 @@ def test_specter_ops_hunters_train_as_a_team(tmp_path):
             "league.heuristic_weight": 0.0, "league.snapshot_every": 128, "eval.games": 0, "eval.final_games": 0,
             "selection.snapshots": 1}
     cfg = load_config(None, "specter_ops_v0", opts)
-    venv = make_vec_env(cfg, describe_game(cfg), cfg.env_id, SnapshotLeague(cfg.league, 0, False))
+    venv = make_vec_env(cfg, describe_game(cfg), cfg.env_id, SnapshotLeague(cfg.league, 0, False).pool())
     assert (1, 2) in venv.learner_groups and (0,) in venv.learner_groups
     res = train(cfg, str(tmp_path), quiet=True)
     assert res["timesteps"] >= 256
