@@ -81,6 +81,12 @@ def _play(venv, steps, switch_at=None, pool=None):
     return out
 
 
+def _one_and_split(env_id, opponents, processes=2, **options):
+    """The same games in one process and split over ``processes``."""
+    return (VecSelfPlayEnv(env_id, {}, opponents, **options),
+            ProcessVecSelfPlayEnv(env_id, {}, opponents, processes=processes, **options))
+
+
 def _assert_same_steps(a, b):
     assert len(a) == len(b)
     for (oa, ma, ra, da, ia), (ob, mb, rb, db, ib) in zip(a, b):
@@ -96,9 +102,7 @@ def _assert_same_steps(a, b):
 
 @pytest.mark.parametrize("env_id", ["unrest_v0", "the_agents_v0"])
 def test_games_split_over_processes_play_the_steps_of_one_process(env_id):
-    options = dict(num_envs=5, max_decisions=300, seed=7)
-    one = VecSelfPlayEnv(env_id, {}, [FirstLegal()], **options)
-    split = ProcessVecSelfPlayEnv(env_id, {}, [FirstLegal()], processes=2, **options)
+    one, split = _one_and_split(env_id, [FirstLegal()], num_envs=5, max_decisions=300, seed=7)
     try:
         _assert_same_steps(_play(one, 60), _play(split, 60))
         # each process batches its own games: more opponent calls, the same decisions
@@ -110,10 +114,8 @@ def test_games_split_over_processes_play_the_steps_of_one_process(env_id):
 
 
 def test_with_a_prior_the_split_rows_carry_the_same_prior_columns():
-    options = dict(num_envs=4, max_decisions=300, seed=3)
-    one = VecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], prior=make_prior("heuristic", seed=1), **options)
-    split = ProcessVecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], processes=3, prior=make_prior("heuristic", seed=1),
-                                  **options)
+    one, split = _one_and_split("unrest_v0", [FirstLegal()], processes=3, num_envs=4, max_decisions=300, seed=3,
+                                prior=make_prior("heuristic", seed=1))
     try:
         assert split.row_layout() == one.row_layout() and split.row_layout()["prior"] > 0
         _assert_same_steps(_play(one, 40), _play(split, 40))
@@ -122,9 +124,7 @@ def test_with_a_prior_the_split_rows_carry_the_same_prior_columns():
 
 
 def test_a_new_pool_reaches_every_process():
-    options = dict(num_envs=4, max_decisions=300, seed=5)
-    one = VecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], **options)
-    split = ProcessVecSelfPlayEnv("unrest_v0", {}, [FirstLegal()], processes=2, **options)
+    one, split = _one_and_split("unrest_v0", [FirstLegal()], num_envs=4, max_decisions=300, seed=5)
     try:
         want, got = _play(one, 120, switch_at=20), _play(split, 120, switch_at=20)
         _assert_same_steps(want, got)
@@ -136,9 +136,7 @@ def test_a_new_pool_reaches_every_process():
 
 def test_a_policy_already_sent_goes_by_its_key_and_plays_as_in_one_process():
     first = FirstLegal()
-    options = dict(num_envs=4, max_decisions=300, seed=9)
-    one = VecSelfPlayEnv("unrest_v0", {}, [first], **options)
-    split = ProcessVecSelfPlayEnv("unrest_v0", {}, [first], processes=2, **options)
+    one, split = _one_and_split("unrest_v0", [first], num_envs=4, max_decisions=300, seed=9)
     try:
         last = LastLegal()
         pool = [(first, 1.0, "first"), (last, 1.0, "last")]
@@ -149,9 +147,7 @@ def test_a_policy_already_sent_goes_by_its_key_and_plays_as_in_one_process():
 
 
 def test_one_process_plays_the_steps_of_the_one_process_env():
-    options = dict(num_envs=3, max_decisions=300, seed=2)
-    one = VecSelfPlayEnv("the_agents_v0", {}, [FirstLegal()], **options)
-    split = ProcessVecSelfPlayEnv("the_agents_v0", {}, [FirstLegal()], processes=1, **options)
+    one, split = _one_and_split("the_agents_v0", [FirstLegal()], processes=1, num_envs=3, max_decisions=300, seed=2)
     _assert_same_steps(_play(one, 40), _play(split, 40))
     split.close()
     assert split.processes == 1 and split.stats["learner_decisions"] == 120
