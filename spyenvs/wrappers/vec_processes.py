@@ -229,7 +229,7 @@ class ProcessVecSelfPlayEnv(_VecEnvMethods, VecEnv):
                 self._ask(k)
             raise self._fail(k, f"died (exit code {self._procs[k].exitcode})") from None
 
-    def _ask_all(self, message: tuple | None = None) -> list[Any]:
+    def _ask_all(self, message: tuple | None = None, timeout: float | None = None) -> list[Any]:
         """Send ``message`` (if any) to every worker, then every answer, in order. Every
         worker's answer is read even when one fails, so the pipes stay in step; the
         first failure is raised after."""
@@ -241,7 +241,7 @@ class ProcessVecSelfPlayEnv(_VecEnvMethods, VecEnv):
         answers, failure = [], None
         for k in range(len(self._conns)):
             try:
-                answers.append(self._ask(k))
+                answers.append(self._ask(k, timeout))
             except RuntimeError as exc:
                 failure = failure or exc
         if failure is not None:
@@ -284,8 +284,11 @@ class ProcessVecSelfPlayEnv(_VecEnvMethods, VecEnv):
         """Every shard's counts, summed (after :meth:`close`, as they were then)."""
         if self._closed:
             return dict(self._closing_stats)
+        return self._summed_stats()
+
+    def _summed_stats(self, timeout: float | None = None) -> dict[str, int]:
         total = dict(self.own_shard.stats)
-        for counts in self._ask_all(("stats", None)):
+        for counts in self._ask_all(("stats", None), timeout):
             for name, n in counts.items():
                 total[name] = total.get(name, 0) + n
         return total
@@ -343,28 +346,21 @@ class ProcessVecSelfPlayEnv(_VecEnvMethods, VecEnv):
         try:
             own = own_part()
         except BaseException:
+            try:
+                self._ask_all()
+            except RuntimeError:
+                pass
             self._broken = self._broken or "the trainer's own games failed"
-            for k in range(len(self._conns)):
-                try:
-                    self._ask(k)
-                except RuntimeError:
-                    pass
             raise
         return own, self._ask_all()
 
     def close(self) -> None:
         if self._closed:
             return
-        self._closing_stats = dict(self.own_shard.stats)
-        if not self._broken:
-            try:
-                for k in range(len(self._conns)):
-                    self._send(k, ("stats", None))
-                for k in range(len(self._conns)):
-                    for name, n in self._ask(k, timeout=_CLOSE_WAIT_S).items():
-                        self._closing_stats[name] = self._closing_stats.get(name, 0) + n
-            except RuntimeError:  # a worker failed: the counts this process kept
-                self._closing_stats = dict(self.own_shard.stats)
+        try:
+            self._closing_stats = self._summed_stats(timeout=_CLOSE_WAIT_S)
+        except RuntimeError:  # a worker failed (now or before): the counts this process kept
+            self._closing_stats = dict(self.own_shard.stats)
         self._closed = True
         for conn in self._conns:
             try:
