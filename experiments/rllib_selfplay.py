@@ -73,7 +73,7 @@ from spyenvs.experiments.rllib_module import (
     snapshot_module,
 )
 from spyenvs.registry import make_game
-from spyenvs.tools.arguments import add_train_arguments, parse_key_values, run_reporting_errors
+from spyenvs.tools.arguments import add_train_arguments, run_reporting_errors, train_overrides
 
 
 def load_config(path: str | None, env_id: str | None = None, overrides: dict | None = None) -> RLlibConfig:
@@ -396,7 +396,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    overrides = parse_key_values(getattr(args, "opt", None), "--opt")
+    overrides = train_overrides(args)
     if getattr(args, "iterations", None) is not None:
         overrides["iterations"] = args.iterations
     path = args.config or default_config_path(args.env_id)

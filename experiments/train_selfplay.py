@@ -53,6 +53,7 @@ from spyenvs.agents.checkpoint import read_checkpoint, save_arrays
 from spyenvs.agents.heuristics import has_heuristic
 from spyenvs.agents.macros import make_macro
 from spyenvs.agents.policy import role_kinds
+from spyenvs.agents.pretrained import table_name
 from spyenvs.agents.prior import make_prior, open_decision_indices
 from spyenvs.agents.registry import make_policy
 from spyenvs.agents.torch_policy import TorchPolicy
@@ -85,8 +86,8 @@ from spyenvs.experiments.warm_start import (
     load_demonstrations,
     save_demonstrations,
 )
-from spyenvs.registry import make_game
-from spyenvs.tools.arguments import add_train_arguments, parse_key_values, run_reporting_errors
+from spyenvs.registry import ENV_IDS, make_game
+from spyenvs.tools.arguments import add_train_arguments, run_reporting_errors, train_overrides
 from spyenvs.wrappers.selfplay import observation_scale
 from spyenvs.wrappers.vec_processes import ProcessVecSelfPlayEnv
 from spyenvs.wrappers.vec_selfplay import VecSelfPlayEnv
@@ -755,12 +756,20 @@ def train(cfg: TrainConfig | dict, out: str | None = None, resume: bool = False,
     also be a mapping of the same options (checked like a loaded config)."""
     cfg = config_mod.coerce(TrainConfig, cfg)
     pin_threads(cfg.torch_threads, cfg.blas_threads)
-    out = out or os.path.join("runs", cfg.env_id)
+    out = out or default_out(cfg)
     # before any torch thread or env worker starts: each inherits this thread's setting
     with flushing_denormals(bool(cfg.flush_denormals)):
         run, warm = start(cfg, out, game, resume, quiet)
         learn(run, resume)
         return finish(run, warm)
+
+
+def default_out(cfg: TrainConfig) -> str:
+    """``runs/<table>``: ``runs/<env_id>`` at the game's default player count,
+    ``runs/<env_id>-<N>p`` at another (:func:`~spyenvs.agents.pretrained.table_name`)."""
+    if isinstance(cfg.env_id, str) and cfg.env_id in ENV_IDS:
+        return os.path.join("runs", table_name(cfg.env_id, cfg.game))
+    return os.path.join("runs", str(cfg.env_id))
 
 
 @contextlib.contextmanager
@@ -787,7 +796,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    overrides = parse_key_values(args.opt, "--opt")
+    overrides = train_overrides(args)
     if args.timesteps is not None:
         overrides["total_timesteps"] = args.timesteps
     path = args.config or default_config_path(args.env_id)

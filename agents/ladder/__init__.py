@@ -40,17 +40,19 @@ def ladder_path(env_id: str, tag: str | None = None) -> str:
     return os.path.join(HERE, f"{env_id}-{tag}.json" if tag else f"{env_id}.json")
 
 
-def pretrained_digest(env_id: str) -> str | None:
-    """SHA-256 of the game's shipped pretrained file (None: none shipped). A ladder
-    records the digest of the file its ``pretrained`` played, so a file shipped after
-    the ladder was made is found out: its anchor rating is then another policy's."""
+def pretrained_digest(env_id: str, config: dict[str, Any] | None = None) -> str | None:
+    """SHA-256 of the shipped pretrained file that plays a game of ``config`` (default:
+    the default config; None: none shipped). A ladder records the digest of the file its
+    ``pretrained`` played, so a file shipped after the ladder was made is found out: its
+    anchor rating is then another policy's."""
     import hashlib
 
-    from spyenvs.agents.pretrained import pretrained_path
+    from spyenvs.agents.pretrained import find_table, pretrained_path
 
-    path = pretrained_path(env_id)
-    if not os.path.isfile(path):
+    table = find_table(env_id, config)
+    if table is None:
         return None
+    path = pretrained_path(table)
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
 
@@ -60,7 +62,7 @@ def stale_pretrained(ladder: dict[str, Any]) -> str | None:
     recorded = ladder.get("pretrained_sha256")
     if "pretrained" not in ladder["bots"] or recorded is None:
         return None
-    if recorded != pretrained_digest(ladder["env_id"]):
+    if recorded != pretrained_digest(ladder["env_id"], ladder["config"]):
         return (f"the {ladder['env_id']} ladder rated another pretrained file than the one shipped now: "
                 "its pretrained rating is stale (python -m spyenvs.experiments.leaderboard ENV --ladder remakes it)")
     return None

@@ -1,34 +1,140 @@
-"""The pretrained opponent of each game: the final policy of its default training run
-(``spyenvs train ENV``), shipped as ``<env_id>.npz`` beside this file (numpy arrays and
-JSON metadata read with ``allow_pickle=False``: loading runs no code and needs no torch).
+"""The pretrained opponents: one shipped policy per table (a game at a player count),
+each the final policy of a training run (``spyenvs train ENV --players N``), shipped
+beside this file with its measured record (numpy arrays and JSON metadata read with
+``allow_pickle=False``: loading runs no code and needs no torch).
+
+A table's file is ``<env_id>.npz`` at the game's default player count and
+``<env_id>-<N>p.npz`` at another (:func:`table_name`), its record the ``.json`` of the
+same name. A table whose config a policy cannot tell from another's
+(:meth:`~spyenvs.core.game.Game.policy_config`, e.g. Specter Ops at 3 players, which is
+its 2-player game seat for seat) is served by that one's file.
 
 ``make_policy("pretrained")`` gives :class:`PretrainedPolicy`, a template that binds to
-any seat of a game whose config matches the one the file was trained on.
+any seat of a game whose table ships a file trained on its config.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import os
+import re
 from typing import Any
+
+import numpy as np
+
+from spyenvs.registry import ENV_IDS, make_game
 
 from ..checkpoint import CheckpointError
 from ..policy import BasePolicy
 from ..torch_policy import TorchPolicy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+_TABLE = re.compile(r"(?P<env_id>[a-z_]+_v\d+)(?:-(?P<players>\d+)p)?")
 
 
-def pretrained_path(env_id: str) -> str:
-    return os.path.join(HERE, f"{env_id}.npz")
+def table_name(env_id: str, config: dict[str, Any] | None = None) -> str:
+    """The table a game of ``config`` plays at, as its shipped file is named:
+    ``env_id`` at the game's default player count, ``env_id-Np`` at another, after
+    :meth:`~spyenvs.core.game.Game.policy_config` (Specter Ops' 3 players are its 2)."""
+    game = make_game(env_id, **(config or {}))
+    players = game.policy_config().get("num_players")
+    default = type(game).CONFIG.get("num_players")
+    if players is None or default is None or players == default.default:
+        return env_id
+    return f"{env_id}-{players}p"
+
+
+def player_counts(env_id: str) -> list[int]:
+    """Every player count the game is played at (its ``num_players`` option's values;
+    a game without that option, its one count)."""
+    param = make_game(env_id).CONFIG.get("num_players")
+    if param is None:
+        return [make_game(env_id).num_players]
+    return list(param.choices) if param.choices is not None else list(range(int(param.min), int(param.max) + 1))
+
+
+def every_table() -> list[str]:
+    """Every table of every game, by :func:`table_name` (player counts that play alike as one)."""
+    names = []
+    for env_id in ENV_IDS:
+        for n in player_counts(env_id):
+            config = {"num_players": n} if "num_players" in make_game(env_id).CONFIG else {}
+            name = table_name(env_id, config)
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def parse_table(name: str) -> tuple[str, dict[str, Any]]:
+    """``env_id`` or ``env_id-Np`` as (env id, its config); a ValueError names what is allowed."""
+    match = _TABLE.fullmatch(name or "")
+    if match is None or match["env_id"] not in ENV_IDS:
+        raise ValueError(f"unknown table {name!r}; a table is an env id ({', '.join(ENV_IDS)}), "
+                         "or one with a player count, e.g. the_agents_v0-3p")
+    config = {"num_players": int(match["players"])} if match["players"] else {}
+    make_game(match["env_id"], **config)  # a player count the game does not have fails here
+    return match["env_id"], config
+
+
+def pretrained_path(table: str) -> str:
+    """The shipped file of a table (``env_id`` or ``env_id-Np``, :func:`table_name`)."""
+    return os.path.join(HERE, f"{table}.npz")
 
 
 def available() -> list[str]:
-    """Env ids with a shipped pretrained policy."""
+    """The tables with a shipped pretrained policy (names as :func:`table_name`)."""
     return sorted(f[: -len(".npz")] for f in os.listdir(HERE) if f.endswith(".npz"))
 
 
+def shipped_env_ids() -> list[str]:
+    """Env ids with at least one shipped table."""
+    return sorted({_TABLE.fullmatch(t)["env_id"] for t in available()})
+
+
+def trained_config(table: str) -> dict[str, Any]:
+    """The game config a shipped file was trained on (its metadata; no weights read)."""
+    path = pretrained_path(table)
+    return dict(_read_config(path, os.path.getmtime(path)))
+
+
+@functools.lru_cache(maxsize=64)
+def _read_config(path: str, mtime: float) -> dict[str, Any]:  # mtime: a file shipped anew is read anew
+    with np.load(path, allow_pickle=False) as z:
+        return json.loads(str(z["__meta__"])).get("config", {})
+
+
+def _tables_of(env_id: str) -> list[str]:
+    return [t for t in available() if t == env_id or t.startswith(f"{env_id}-")]
+
+
+def find_table(env_id: str, config: dict[str, Any] | None = None) -> str | None:
+    """The shipped table whose file serves a game of ``config``: trained on a config
+    the policy cannot tell from it (:meth:`~spyenvs.core.game.Game.policy_config`); None
+    when no file does."""
+    wanted = make_game(env_id, **(config or {})).policy_config()
+    for table in _tables_of(env_id):
+        if make_game(env_id, **trained_config(table)).policy_config() == wanted:
+            return table
+    return None
+
+
+def no_table_message(env_id: str, config: dict[str, Any] | None) -> str:
+    """Why no shipped file serves a game of ``config``: how it differs from the file of
+    its player count, or which player counts ship one."""
+    game = make_game(env_id, **(config or {}))
+    table = table_name(env_id, game.config)
+    if table in available():
+        trained_on = trained_config(table)
+        differs = ", ".join(f"{k}={game.config.get(k)!r}" for k, v in trained_on.items() if game.config.get(k) != v)
+        return f"the pretrained {table} policy was trained on {trained_on}; this game differs in {differs}"
+    counts = ", ".join(str(trained_config(t).get("num_players", "?")) for t in _tables_of(env_id)) or "none"
+    return (f"no pretrained {env_id} policy at num_players={game.config.get('num_players')}; "
+            f"shipped at num_players {counts} (tables: {', '.join(_tables_of(env_id)) or 'none'})")
+
+
 class PretrainedPolicy(BasePolicy):
-    """Plays the shipped policy of whatever game it is bound to (its most likely
+    """Plays the shipped policy of whatever table it is bound to (its most likely
     legal action; ``sample=True`` samples instead)."""
 
     name = "pretrained"
@@ -39,20 +145,14 @@ class PretrainedPolicy(BasePolicy):
         self._loaded: dict[str, Any] = {}
 
     def bind(self, game: Any, seat: int) -> BasePolicy:
-        policy = self._loaded.get(game.env_id)
+        table = find_table(game.env_id, game.config)
+        if table is None:
+            raise CheckpointError(no_table_message(game.env_id, game.config))
+        policy = self._loaded.get(table)
         if policy is None:
-            path = pretrained_path(game.env_id)
-            if not os.path.isfile(path):
-                have = ", ".join(available()) or "none"
-                raise CheckpointError(f"no pretrained policy for {game.env_id}; shipped: {have}")
-            policy = self._loaded[game.env_id] = TorchPolicy.load(path, deterministic=not self.sample, seed=self.seed)
+            policy = self._loaded[table] = TorchPolicy.load(pretrained_path(table), deterministic=not self.sample,
+                                                            seed=self.seed)
             policy.name = "pretrained"
-        trained_on = policy.meta.get("config", {})
-        differs = {k: v for k, v in trained_on.items() if game.config.get(k) != v}
-        if differs:
-            raise CheckpointError(
-                f"the pretrained {game.env_id} policy was trained on {trained_on}; this game differs in "
-                f"{', '.join(f'{k}={game.config.get(k)!r}' for k in differs)}")
         return policy.bind(game, seat)
 
     def act(self, observation, mask):  # pragma: no cover - a template cannot play

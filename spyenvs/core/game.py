@@ -82,6 +82,11 @@ class Game(ABC):
     #: opt-in options that leak through who acts when ({option: leaking value}); the
     #: conformance suite's sequence-leak test skips configs that set them
     SEQUENCE_LEAKING_OPTIONS: ClassVar[dict[str, Any]] = {}
+    #: option values that change nothing any role observes, may do, or sees done (the
+    #: roles, observations, masks and acting sequence are identical), as ``{option: {value:
+    #: the value it plays as}}``: a policy trained on the one serves the other
+    #: (:meth:`policy_config`); a test per game checks each equivalence move by move
+    POLICY_EQUIVALENT_VALUES: ClassVar[dict[str, dict[Any, Any]]] = {}
     #: wrong configs the conformance suite checks raise ValueError
     BAD_CONFIGS: ClassVar[list[dict[str, Any]]] = []
     #: role kinds whose observation fixes the state up to what nobody sees, so that
@@ -117,6 +122,12 @@ class Game(ABC):
     @property
     def observation_size(self) -> int:
         return self.layout.size
+
+    def policy_config(self) -> dict[str, Any]:
+        """The config as a policy sees it: each :attr:`POLICY_EQUIVALENT_VALUES` value
+        replaced by the one it plays as, so two configs a policy cannot tell apart compare equal."""
+        return {key: self.POLICY_EQUIVALENT_VALUES.get(key, {}).get(value, value)
+                for key, value in self.config.items()}
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; every chance event comes from ``self.rng``."""

@@ -38,6 +38,15 @@ def parse_key_values(items: list[str] | None, flag: str = "--set") -> dict[str, 
     return config
 
 
+def train_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """``spyenvs train``'s config overrides: each ``--opt KEY=VALUE``, then ``--players N``
+    as ``game.num_players`` (one way to name a table, for every game and backend)."""
+    overrides = parse_key_values(getattr(args, "opt", None), "--opt")
+    if getattr(args, "players", None) is not None:
+        overrides["game.num_players"] = args.players
+    return overrides
+
+
 def run_reporting_errors(call: Callable[[], int], prog: str = "spyenvs") -> int:
     """Run a command; every user error ends as one ``PROG: error:`` line and exit
     status 2 (130 on Ctrl-C), never a traceback. Used by ``spyenvs`` and by each
@@ -130,6 +139,8 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="output folder (default runs/<env_id>, runs/rllib_<env_id> with --backend rllib)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its state.pt")
     p.add_argument("--timesteps", type=positive_int, default=None, help="override total_timesteps")
+    p.add_argument("--players", type=positive_int, default=None,
+                   help="the table's player count (the game's num_players; default: the config's)")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="override a config option, dotted (ppo.n_steps=256, game.num_players=3)")
     p.add_argument("--quiet", action="store_true")

@@ -55,3 +55,18 @@ def test_train_command_runs_and_prints_win_rates(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| rebel |" in out and "| empire |" in out and "vs heuristic" in out
     assert (tmp_path / "final.pt").is_file()
+
+
+def test_train_players_names_the_table_and_its_default_folder(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    monkeypatch.chdir(tmp_path)
+    assert main(["train", "the_agents_v0", "--players", "3", "--timesteps", "128", "--quiet",
+                 "--opt", "n_envs=4", "--opt", "ppo.n_steps=32", "--opt", "ppo.batch_size=64",
+                 "--opt", "eval.every=100000", "--opt", "eval.games=2", "--opt", "eval.final_games=3",
+                 "--opt", "league.snapshot_every=128", "--opt", "selection.snapshots=1",
+                 "--opt", "warm_start.games=4"]) == 0
+    results = json.loads((tmp_path / "runs" / "the_agents_v0-3p" / "results.json").read_text())
+    assert results["num_players"] == 3 and results["config"]["num_players"] == 3
+    assert main(["train", "the_agents_v0", "--players", "9", "--timesteps", "128", "--quiet"]) == 2
+    assert "num_players" in capsys.readouterr().err

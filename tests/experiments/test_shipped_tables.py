@@ -129,16 +129,26 @@ def test_the_results_table_shows_the_heuristic_beside_each_score_and_a_dash_with
     _copy(tmp_path, "unrest_v0", heuristic_vs={"random": {"rebel": _reference(0.77), "empire": _reference(0.9)},
                                                "heuristic": {"rebel": _reference(0.538), "empire": _reference(0.455)}})
     agents = _copy(tmp_path, "the_agents_v0")
-    rows = {tuple(c.strip() for c in line.split("|")[1:3]): line.split("|")[1:-1]
+    rows = {tuple(c.strip() for c in line.split("|")[1:4]): line.split("|")[1:-1]
             for line in leaderboard.results_table(str(tmp_path)).splitlines()[2:]}
     header = [c.strip() for c in leaderboard.results_table(str(tmp_path)).splitlines()[0].split("|")[1:-1]]
-    assert header[2:4] == ["vs random [95% CI]", "heuristic vs random"]
-    assert header[6:8] == ["vs heuristic [95% CI]", "heuristic vs heuristic"]
-    rebel = [c.strip() for c in rows[("unrest_v0 (2p)", "rebel")]]
-    assert rebel[3] == "77.0% [72.0%, 82.0%]" and rebel[7] == "53.8% [48.8%, 58.8%]"
-    player = [c.strip() for c in rows[("the_agents_v0 (2p)", "player")]]
-    assert player[3] == "-" and player[7] == "-"
-    assert player[2].startswith(f"{agents['vs']['random']['player']['rate']:.1%} [")  # the record's own figure
+    assert header[:8] == ["env", "players", "role", "vs random [95% CI]", "heuristic's own", "vs heuristic [95% CI]",
+                          "heuristic's own", "meets the bar"]
+    rebel = [c.strip() for c in rows[("unrest_v0", "2p", "rebel")]]
+    assert rebel[4] == "77.0% [72.0%, 82.0%]" and rebel[6] == "53.8% [48.8%, 58.8%]"
+    assert rebel[8] == "`unrest_v0.npz`"
+    player = [c.strip() for c in rows[("the_agents_v0", "2p", "player")]]
+    assert player[4] == "-" and player[6] == "-" and player[7] == "-"
+    assert player[3].startswith(f"{agents['vs']['random']['player']['rate']:.1%} [")  # the record's own figure
+
+
+def test_a_table_at_another_player_count_is_its_own_row_and_file(tmp_path):
+    _copy(tmp_path, "the_agents_v0")
+    _copy(tmp_path, "the_agents_v0", table="the_agents_v0-3p", config={"num_players": 3}, num_players=3)
+    assert sorted(os.listdir(tmp_path)) == ["the_agents_v0-3p.json", "the_agents_v0.json"]
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in leaderboard.results_table(str(tmp_path)).splitlines()[2:]]
+    assert [(r[0], r[1], r[8]) for r in rows] == [("the_agents_v0", "2p", "`the_agents_v0.npz`"),
+                                                  ("the_agents_v0", "3p", "`the_agents_v0-3p.npz`")]
 
 
 def test_the_table_says_when_an_earlier_snapshot_ships(tmp_path):
@@ -174,7 +184,7 @@ def test_tables_draw_each_shipped_curve_against_the_heuristic_with_its_level(tmp
     assert "![the_agents_v0 learning curve](img/learning_curve_the_agents_v0.png)" in text
     assert "**spy_games_v0** (no heuristic level recorded: no line)" in text
     assert "**unrest_v0**: no training history in the shipped file" in text
-    assert "| heuristic vs heuristic |" in pages["README.md"].read_text() and "old" not in text
+    assert "| heuristic's own | meets the bar |" in pages["README.md"].read_text() and "old" not in text
 
 
 def _rate(rate):
@@ -189,6 +199,16 @@ def test_beats_the_heuristic_needs_its_own_score_plus_5_points_vs_heuristic_and_
     assert leaderboard.beats_heuristic(short, heuristic, "rebel") == \
         "no (-1.5 pts vs heuristic, -5.0 pts vs random)"
     assert leaderboard.beats_heuristic(met, None, "rebel") == "-"
+
+
+def test_above_90_percent_the_bar_against_the_heuristic_is_half_the_way_to_100():
+    heuristic = {"random": {"hunter": _rate(1.0)}, "heuristic": {"hunter": _rate(0.92)}}
+    assert leaderboard.heuristic_bar(0.92) == pytest.approx(0.96)
+    assert leaderboard.heuristic_bar(0.90) == pytest.approx(0.95)  # not above 90%: its own + 5
+    short = {"random": {"hunter": _rate(1.0)}, "heuristic": {"hunter": _rate(0.95)}}
+    assert leaderboard.beats_heuristic(short, heuristic, "hunter") == "no (-1.0 pts vs heuristic)"
+    met = {"random": {"hunter": _rate(1.0)}, "heuristic": {"hunter": _rate(0.96)}}
+    assert leaderboard.beats_heuristic(met, heuristic, "hunter") == "yes"
 
 
 def test_the_committed_pages_are_what_the_saved_results_generate(tmp_path):

@@ -32,6 +32,9 @@ class SpecterOpsGame(SpecterOpsRules, Game):
     team_kinds = ("hunter",)  # the hunters share a team reward (rules §8.1)
     decisions = DECISIONS
     SEQUENCE_LEAKING_OPTIONS = {"pad_agent_turn": False}  # her step count, A1, I1 ... (C58)
+    # §4's table: 3 players differ from 2 only in who holds the two hunters (two players
+    # or one), which the game never encodes; roles, observations, masks and turns match
+    POLICY_EQUIVALENT_VALUES = {"num_players": {3: 2}}
     CONFIG = {
         "num_players": Param(2, int, choices=(2, 3, 4, 5), doc="rulebook player count: 1 agent vs 2, 2, 3, 4 hunters"),
         "agent_character": Param(None, str, choices=AGENT_NAMES, optional=True, doc="fix the agent (None: she chooses, S2)"),
