@@ -113,8 +113,10 @@ def run_bench(env_ids, steps: int, progress=None, opts: list[str] | None = None,
     """Tutorial first, then each game, each as its own process; each row gets its ratio.
     ``opts`` (KEY=VALUE) change every game's config, e.g. to compare vec env sizes.
     ``repeat`` > 1 plays that many rounds (tutorial, then every game, again and again)
-    and reports each process's median wall and loop time: a neighbour's burst of work
-    then moves one round, not the ratio (single runs vary far more than medians)."""
+    and reports each process's median wall and loop time, and each game's ratio as the
+    median of its rounds' ratios to the same round's tutorial, with their spread (min,
+    max): a neighbour's burst of work then moves one round, not the ratio, and a wide
+    spread says the machine, not the code, moved."""
     say = progress or (lambda m: None)
     rounds: list[list[dict]] = []
     for k in range(int(repeat)):
@@ -126,12 +128,19 @@ def run_bench(env_ids, steps: int, progress=None, opts: list[str] | None = None,
             row.append(bench_game(env_id, steps, opts))
         rounds.append(row)
     rows = [_median_row([r[i] for r in rounds]) for i in range(len(rounds[0]))]
-    base = rows[0]
-    for env_id, row in zip(env_ids, rows[1:]):
-        row["ratio"] = round(row["steps_per_s"] / base["steps_per_s"], 2)
-        row["loop_ratio"] = round(row["train_steps_per_s"] / base["train_steps_per_s"], 2)
+    for key in ("steps_per_s", "train_steps_per_s"):  # the tutorial's own speed and its spread
+        rows[0][f"{key}_range"] = _spread([r[0][key] for r in rounds])
+    for i, (env_id, row) in enumerate(zip(env_ids, rows[1:]), start=1):
+        for name, key in (("ratio", "steps_per_s"), ("loop_ratio", "train_steps_per_s")):
+            paired = [r[i][key] / r[0][key] for r in rounds]
+            row[name] = round(float(np.median(paired)), 2)
+            row[f"{name}_range"] = _spread(paired)
         row["target"] = game_info(env_id).train_speed_target
     return rows
+
+
+def _spread(values: list[float]) -> list[float]:
+    return [round(float(min(values)), 2), round(float(max(values)), 2)]
 
 
 def _median_row(runs: list[dict]) -> dict:
@@ -146,15 +155,44 @@ def _median_row(runs: list[dict]) -> dict:
     return row
 
 
+def _ratio_cell(row: dict, name: str) -> str:
+    """``4.32x (4.20-4.41)``: the median ratio and, over several rounds, its spread."""
+    if name not in row:
+        return "1.00x"
+    low, high = row.get(f"{name}_range", (None, None))
+    return f"{row[name]:.2f}x" + (f" ({low:.2f}-{high:.2f})" if row.get("runs", 1) > 1 else "")
+
+
+def _speed_cell(row: dict, key: str) -> str:
+    """Steps/s, with the tutorial's spread over the rounds beside it."""
+    low, high = row.get(f"{key}_range", (None, None))
+    return f"{row.get(key) or 0:,.0f}" + (f" ({low:,.0f}-{high:,.0f})" if low is not None and row.get("runs", 1) > 1 else "")
+
+
+def _margin_cell(row: dict, name: str) -> str:
+    """How far the median ratio is above (or below) the game's target, in percent."""
+    if not row.get("target") or name not in row:
+        return ""
+    return f"{(row[name] / row['target'] - 1) * 100:+.0f}%"
+
+
 def format_rows(rows: list[dict]) -> str:
-    lines = ["| process | steps | wall s | learner steps/s (whole process) | ratio to tutorial | target | "
-             "steps/s in the training loop | loop ratio |", "|---|---|---|---|---|---|---|---|"]
+    """The bench as markdown: per process its speeds, and per game its ratios to the
+    tutorial (median over the rounds, their spread in brackets) and their margins over
+    the target; the tutorial's own steps/s (and spread) in its row."""
+    lines = ["| process | steps | wall s | learner steps/s (whole process) | ratio to tutorial | target | margin "
+             "| steps/s in the training loop | loop ratio | loop margin |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        ratio = f"{r['ratio']:.2f}x" if "ratio" in r else "1.00x"
-        loop_ratio = f"{r['loop_ratio']:.2f}x" if "loop_ratio" in r else "1.00x"
         target = f">= {r['target']:g}x" if r.get("target") else ""
-        lines.append(f"| {r['name']} | {r['steps']} | {r['wall_s']:.1f} | {r['steps_per_s']:.0f} | {ratio} | {target} "
-                     f"| {r.get('train_steps_per_s') or 0:.0f} | {loop_ratio} |")
+        lines.append(f"| {r['name']} | {r['steps']} | {r['wall_s']:.1f} | {_speed_cell(r, 'steps_per_s')} "
+                     f"| {_ratio_cell(r, 'ratio')} | {target} | {_margin_cell(r, 'ratio')} "
+                     f"| {_speed_cell(r, 'train_steps_per_s')} | {_ratio_cell(r, 'loop_ratio')} "
+                     f"| {_margin_cell(r, 'loop_ratio')} |")
+    rounds = rows[0].get("runs", 1)
+    if rounds > 1:
+        lines.append(f"\nRatios: the median over {rounds} rounds of each round's game against the same round's "
+                     "tutorial, (min-max) over the rounds; the tutorial's steps/s: median (min-max).")
     return "\n".join(lines)
 
 

@@ -44,6 +44,24 @@ def test_train_bench_repeats_report_each_processs_median(monkeypatch):
     assert rows[1]["ratio"] == 5.0
 
 
+def test_train_bench_prints_each_ratios_spread_over_the_rounds_and_the_tutorials_own_speed(monkeypatch):
+    from spyenvs.experiments import train_bench
+
+    walls = iter([10.0, 12.5, 8.0])  # the tutorial's rounds: 120, 96 and 150 steps/s
+    monkeypatch.setattr(train_bench, "bench_tutorial", lambda steps: (lambda w: {
+        "name": "tutorial", "steps": steps, "wall_s": w, "steps_per_s": steps / w, "train_steps_per_s": steps / w})(
+        next(walls)))
+    monkeypatch.setattr(train_bench, "bench_game", lambda env_id, steps, opts=None: {
+        "name": env_id, "steps": steps, "wall_s": 2.0, "steps_per_s": steps / 2, "train_steps_per_s": steps / 2})
+    rows = train_bench.run_bench(["the_agents_v0"], 1200, repeat=3)
+    # each round's game (600 steps/s) against that round's tutorial: 5.0, 6.25, 4.0
+    assert rows[1]["ratio"] == 5.0 and rows[1]["ratio_range"] == [4.0, 6.25]
+    assert rows[0]["steps_per_s_range"] == [96.0, 150.0]
+    text = train_bench.format_rows(rows)
+    assert "| 5.00x (4.00-6.25) | >= 5x | +0% |" in text
+    assert "| 120 (96-150) |" in text  # the tutorial's own median and spread
+
+
 def test_bench_search_times_a_spec_and_rejects_a_bad_one(capsys):
     from spyenvs.cli import main
 
