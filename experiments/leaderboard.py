@@ -55,7 +55,7 @@ import time
 from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
 from spyenvs.agents.ladder import is_search, pretrained_digest, read_ladder
-from spyenvs.agents.pretrained import available, pretrained_path, table_name
+from spyenvs.agents.pretrained import available, every_table, parse_table, pretrained_path, table_name
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average, pct,
                                           pin_blas_threads, plot_learning_curve, reference_levels, tournament,
@@ -383,21 +383,37 @@ def _players_cell(rec: dict) -> str:
     return f"{count}p" + "".join(f", {n}p" for n in also)
 
 
+def _unshipped_tables(records: list[dict]) -> list[str]:
+    """The tables (:func:`~spyenvs.agents.pretrained.every_table`) no record serves."""
+    shipped = {record_table(r) for r in records}
+    return [t for t in every_table() if t not in shipped]
+
+
 def results_table(folder: str | None = None) -> str:
     """One row per table (game and player count) and role: the shipped policy vs random
     and vs the heuristic, each beside the heuristic's own score in the same seats,
     against the same opponents, on the same games ("-" where the record has none), and
     whether it meets the bar (:func:`beats_heuristic`), with the file, the recipe that
-    made it, its training and the load it was measured at; from ``agents/pretrained/*.json``."""
+    made it, its training and the load it was measured at; from ``agents/pretrained/*.json``.
+    Tables that ship no policy yet come first, one row per role, saying so."""
     lines = ["| env | players | role | vs random [95% CI] | heuristic's own | vs heuristic [95% CI] "
              "| heuristic's own | meets the bar | file | recipe | training steps | training time | load |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for rec in shipped_records(folder):
+    records = shipped_records(folder)
+    rows = []  # (env id, player count, role order, the row)
+    for table in _unshipped_tables(records):
+        env_id, config = parse_table(table)
+        players = make_game(env_id, **config).config.get("num_players", 2)
+        for i, kind in enumerate(game_info(env_id).learning_goals):
+            rows.append((env_id, players, i, f"| {env_id} | {players}p | {kind} | no policy shipped yet "
+                                             "| | | | | | | | | |"))
+    for rec in records:
         env_id = rec["env_id"]
         recipe = recipe_cell(rec)
         tr = rec["training"]
         minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
-        for kind in game_info(env_id).learning_goals:
+        players = make_game(env_id, **rec["config"]).config.get("num_players", rec["num_players"])
+        for i, kind in enumerate(game_info(env_id).learning_goals):
             cells = []
             for opp in ("random", "heuristic"):
                 v = rec["vs"].get(opp, {}).get(kind)
@@ -405,9 +421,10 @@ def results_table(folder: str | None = None) -> str:
                 cells += [f"{pct(v['rate'], v['low'], v['high'])} (n={v['games']})" if v else "n/a",
                           pct(h["rate"], h["low"], h["high"]) if h else "-"]
             cells.append(beats_heuristic(rec["vs"], rec.get("heuristic_vs"), kind))
-            lines.append(f"| {env_id} | {_players_cell(rec)} | {kind} | " + " | ".join(cells)
+            rows.append((env_id, players, i, f"| {env_id} | {_players_cell(rec)} | {kind} | " + " | ".join(cells)
                          + f" | `{record_table(rec)}.npz` | {recipe} | {_steps_cell(rec)} | {minutes} "
-                         f"| {rec.get('load', '?')} |")
+                         f"| {rec.get('load', '?')} |"))
+    lines += [row for *_, row in sorted(rows, key=lambda r: r[:3])]
     return "\n".join(lines)
 
 

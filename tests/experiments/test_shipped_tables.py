@@ -147,8 +147,12 @@ def test_a_table_at_another_player_count_is_its_own_row_and_file(tmp_path):
     _copy(tmp_path, "the_agents_v0", table="the_agents_v0-3p", config={"num_players": 3}, num_players=3)
     assert sorted(os.listdir(tmp_path)) == ["the_agents_v0-3p.json", "the_agents_v0.json"]
     rows = [[c.strip() for c in line.split("|")[1:-1]] for line in leaderboard.results_table(str(tmp_path)).splitlines()[2:]]
-    assert [(r[0], r[1], r[8]) for r in rows] == [("the_agents_v0", "2p", "`the_agents_v0.npz`"),
-                                                  ("the_agents_v0", "3p", "`the_agents_v0-3p.npz`")]
+    agents = [(r[0], r[1], r[3], r[8]) for r in rows if r[0] == "the_agents_v0"]
+    assert [(env, players, file) for env, players, _, file in agents if file] == [
+        ("the_agents_v0", "2p", "`the_agents_v0.npz`"), ("the_agents_v0", "3p", "`the_agents_v0-3p.npz`")]
+    # every other table of the game has its row, saying no policy ships for it
+    assert [(players, said) for _, players, said, file in agents if not file] == [
+        ("4p", "no policy shipped yet"), ("5p", "no policy shipped yet")]
 
 
 def test_the_table_says_when_an_earlier_snapshot_ships(tmp_path):
