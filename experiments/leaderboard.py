@@ -14,15 +14,16 @@ Five jobs, each one command:
 * ``--backfill-heuristic ENV``: add the heuristic's own scores to a record shipped
   without them, on the games its evaluation played (the trainer's final evaluation
   for a record that does not say).
-* ``--remeasure ENV``: measure a shipped file again as ``--ship`` does, at ``--games``
+* ``--remeasure TABLE``: measure a table's shipped file again as ``--ship`` does, at ``--games``
   per role (default 400, the issue's bar), and rewrite its figures; the file is
   unchanged, so its ladders stay valid.
-* ``ENV [ENV ...]`` (the leaderboard): a round-robin of ``random``, ``heuristic``,
-  ``pretrained``, ``ismcts:SIMS`` and ``expert`` on each game's default config
-  (``--games`` per ordered pair, ``--search-games`` for pairs with a search bot,
-  ``--workers`` processes), with Elo anchored at random = 1000 and per-match
-  intervals, written to ``docs/leaderboard/<env_id>.json``. With
-  ``--ladder`` it also freezes the score card's ladder, ``agents/ladder/<env_id>.json``
+* ``TABLE [TABLE ...]`` (the leaderboard): a round-robin of ``random``, ``heuristic``,
+  ``pretrained``, ``ismcts:SIMS`` and ``expert`` at each table (``ENV``: the game's
+  default config; ``ENV-Np``: N players) (``--games`` per ordered pair,
+  ``--search-games`` for pairs with a search bot, ``--workers`` processes), with Elo
+  anchored at random = 1000 and per-match intervals, written to
+  ``docs/leaderboard/<table>.json``. With
+  ``--ladder`` it also freezes the score card's ladder, ``agents/ladder/<table>.json``
   (:mod:`spyenvs.agents.ladder`): Elo refitted over the matches among the ladder bots
   (:data:`LADDER_BOTS`) only, random pinned at 1000. ``--ladder --from-saved`` makes
   the ladder from the saved round-robin instead of playing one. This script is the
@@ -55,14 +56,14 @@ import time
 from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
 from spyenvs.agents.ladder import is_search, pretrained_digest, read_ladder
-from spyenvs.agents.pretrained import available, every_table, parse_table, pretrained_path, table_name
+from spyenvs.agents.pretrained import available, every_table, find_table, parse_table, pretrained_path, table_name
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average, pct,
                                           pin_blas_threads, plot_learning_curve, reference_levels, tournament,
                                           vs_opponents)
 from spyenvs.experiments.seed_ranges import FINAL_EVAL, SHIP_EVAL
 from spyenvs.core.progress import progress_bar
-from spyenvs.registry import ENV_IDS, game_info, make_game
+from spyenvs.registry import game_info, make_game
 from spyenvs.tools.arguments import run_reporting_errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -248,13 +249,17 @@ def backfill_heuristic(table: str, folder: str | None = None, progress=None) -> 
     return record
 
 
-def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress: bool = False,
+def leaderboard(table: str, games: int, sims: int, seed: int = 7, progress: bool = False,
                 search_games: int | None = None,
                 workers: int = 1, expert: bool = True) -> dict:
     """Round-robin of random, heuristic, pretrained, ismcts:SIMS (uniform playouts) and
-    ``expert`` on the default config: ``games`` per ordered pair, ``search_games``
-    (default ``games``) for a pair with a search bot in it; Elo with random at 1000."""
-    names = ["random", "heuristic"] + (["pretrained"] if env_id in available() else []) + [f"ismcts:{sims}"]
+    ``expert`` at a table (``env_id``: the default config; ``env_id-Np``: N players,
+    :func:`~spyenvs.agents.pretrained.parse_table`): ``games`` per ordered pair,
+    ``search_games`` (default ``games``) for a pair with a search bot in it; Elo with
+    random at 1000. Saved as ``docs/leaderboard/<table>.json``."""
+    env_id, config = parse_table(table)
+    ships = find_table(env_id, config) is not None
+    names = ["random", "heuristic"] + (["pretrained"] if ships else []) + [f"ismcts:{sims}"]
     names += ["expert"] if expert else []
     names += [b for b in LADDER_BOTS if b not in names and b != "pretrained"]
     seeds = {nm: seed + i for i, nm in enumerate(names)}
@@ -263,17 +268,18 @@ def leaderboard(env_id: str, games: int, sims: int, seed: int = 7, progress: boo
     pair_games = lambda a, b: per_search if is_search(a) or is_search(b) else games  # noqa: E731
     total = sum(pair_games(a, b) for a in names for b in names if a != b)
     t0 = time.monotonic()
-    with progress_bar(total, f"{env_id} leaderboard games", enabled=progress) as bar:
-        res = tournament(env_id, {}, population, games, seed, progress=bar.update, workers=workers,
+    with progress_bar(total, f"{table} leaderboard games", enabled=progress) as bar:
+        res = tournament(env_id, config, population, games, seed, progress=bar.update, workers=workers,
                          policy_seeds=seeds, pair_games=pair_games)
+    res["table"] = table
     res["search_games_per_match"] = per_search
     if "pretrained" in names:  # the file that played, for the ladder made from these games
-        res["pretrained_sha256"] = pretrained_digest(env_id)
+        res["pretrained_sha256"] = pretrained_digest(env_id, config)
     res["seconds"] = round(time.monotonic() - t0, 1)
     res["workers"] = workers
     res["load"] = load_average()
     os.makedirs(LEADERBOARD, exist_ok=True)
-    with open(os.path.join(LEADERBOARD, f"{env_id}.json"), "w") as f:
+    with open(os.path.join(LEADERBOARD, f"{table}.json"), "w") as f:
         json.dump(res, f, indent=1)
     return res
 
@@ -301,6 +307,7 @@ def ladder_from_round_robin(res: dict, source: str, seconds: float | None = None
     # the date it was made and a digest of its games and ratings: one version, one set of numbers
     digest = hashlib.sha256(json.dumps([res["env_id"], res["config"], bots, matches, ratings], sort_keys=True).encode())
     ladder = {"format": LADDER_FORMAT, "ladder_version": f"{date}.{digest.hexdigest()[:8]}", "env_id": res["env_id"],
+              "table": res.get("table", res["env_id"]),
               "config": res["config"], "num_players": res["num_players"], "sides": sides, "bots": bots,
               "ratings": ratings, "anchor": LADDER_ANCHOR,
               "games_per_pair": res["games_per_match"], "matches": matches, "date": date,
@@ -314,9 +321,11 @@ def ladder_from_round_robin(res: dict, source: str, seconds: float | None = None
 
 
 def write_ladder(ladder: dict, folder: str = LADDER) -> str:
-    """Write ``ladder`` as ``<env_id>.json`` (a ladder is for the game's default config)."""
+    """Write ``ladder`` as ``<table>.json``: ``<env_id>.json`` for the game's default
+    config, ``<env_id>-<N>p.json`` at another player count (a score card finds a
+    ladder by its config)."""
     os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, f"{ladder['env_id']}.json")
+    path = os.path.join(folder, f"{ladder.get('table') or ladder['env_id']}.json")
     with open(path, "w") as f:
         json.dump(ladder, f, indent=1)
         f.write("\n")
@@ -324,13 +333,13 @@ def write_ladder(ladder: dict, folder: str = LADDER) -> str:
     return path
 
 
-def ladder_from_saved(env_id: str) -> dict:
-    """The ladder refitted from the saved round-robin ``docs/leaderboard/<env_id>.json``,
+def ladder_from_saved(table: str) -> dict:
+    """The ladder refitted from the saved round-robin ``docs/leaderboard/<table>.json``,
     without playing a game."""
-    path = os.path.join(LEADERBOARD, f"{env_id}.json")
+    path = os.path.join(LEADERBOARD, f"{table}.json")
     with open(path) as f:
         res = json.load(f)
-    source = (f"refitted from the saved round-robin docs/leaderboard/{env_id}.json "
+    source = (f"refitted from the saved round-robin docs/leaderboard/{table}.json "
               f"({res['games_per_match']} games per ordered pair, population {', '.join(res['population'])}; "
               f"load {res.get('load', '?')} while it ran) by leaderboard --ladder --from-saved")
     return ladder_from_round_robin(res, source)
@@ -344,7 +353,7 @@ def ladder_section() -> str:
             continue
         lad = read_ladder(os.path.join(LADDER, name))
         for bot in lad["bots"]:
-            lines.append(f"| {lad['env_id']} | {lad['ladder_version']} | {bot} | {lad['ratings'][bot]:.0f} "
+            lines.append(f"| {lad.get('table', lad['env_id'])} | {lad['ladder_version']} | {bot} | {lad['ratings'][bot]:.0f} "
                          f"| {lad['games_per_pair']} | {lad['date']} |")
     return "\n".join(lines)
 
@@ -528,7 +537,7 @@ def leaderboard_section() -> str:
         search = res.get("search_games_per_match")
         pairs = (f"{res['games_per_match']} games per ordered pair"
                  + (f", {search} with a search bot" if search and search != res["games_per_match"] else ""))
-        out.append(f"### {res['env_id']} ({pairs}, {res.get('seconds', '?')} s with {res.get('workers', 1)} "
+        out.append(f"### {res.get('table', res['env_id'])} ({pairs}, {res.get('seconds', '?')} s with {res.get('workers', 1)} "
                    f"process(es) at load {res.get('load', '?')})\n")
         out.append("| policy | Elo |\n|---|---|")
         for nm, r in sorted(res["elo"].items(), key=lambda kv: -kv[1]):
@@ -610,7 +619,8 @@ def write_tables(readme: str = os.path.join(ROOT, "README.md"),
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m spyenvs.experiments.leaderboard", description=__doc__.split("\n")[0])
-    ap.add_argument("envs", nargs="*", help="env ids for the round-robin leaderboard")
+    ap.add_argument("envs", nargs="*", metavar="TABLE",
+                    help="tables for the round-robin leaderboard: ENV (default config) or ENV-Np (N players)")
     ap.add_argument("--ship", metavar="RUN_DIR", action="append", help="ship and measure a run's final policy")
     ap.add_argument("--games", type=int, default=None,
                     help="--ship: games per role (default 200); leaderboard: games per ordered pair (default 40)")
@@ -639,9 +649,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     pin_blas_threads()
     say = lambda m: print(m, file=sys.stderr)  # noqa: E731
-    bad = [e for e in args.envs if e not in ENV_IDS]
-    if bad:
-        raise SystemExit(f"spyenvs: error: unknown env id {bad[0]!r}; available: {', '.join(ENV_IDS)}")
+    for table in args.envs:
+        parse_table(table)  # an unknown env id or player count: one line naming what is allowed
     for name in ("games", "search_games"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
             raise SystemExit(f"spyenvs: error: --{name.replace('_', '-')} must be at least 1")
@@ -657,16 +666,16 @@ def main(argv=None) -> int:
         say(f"shipped {record_table(rec)} ({rec['file_bytes'] // 1024} KiB)")
     if args.from_saved:
         saved = sorted(f[: -len(".json")] for f in os.listdir(LEADERBOARD) if f.endswith(".json"))
-        for env_id in args.envs or saved:
-            say(f"wrote {write_ladder(ladder_from_saved(env_id))}")
-    for env_id in [] if args.from_saved else args.envs:
-        say(f"{env_id}: leaderboard ...")
-        res = leaderboard(env_id, args.games or 40, args.ismcts, progress=True,
+        for table in args.envs or saved:
+            say(f"wrote {write_ladder(ladder_from_saved(table))}")
+    for table in [] if args.from_saved else args.envs:
+        say(f"{table}: leaderboard ...")
+        res = leaderboard(table, args.games or 40, args.ismcts, progress=True,
                           search_games=args.search_games, workers=args.workers, expert=not args.no_expert)
-        say(f"{env_id}: {res['seconds']} s at load {res['load']}")
+        say(f"{table}: {res['seconds']} s at load {res['load']}")
         if args.ladder:
-            source = (f"played by leaderboard {env_id} --ladder: a round-robin of {', '.join(res['population'])}, "
-                      f"{res['games_per_match']} games per ordered pair, also saved as docs/leaderboard/{env_id}.json")
+            source = (f"played by leaderboard {table} --ladder: a round-robin of {', '.join(res['population'])}, "
+                      f"{res['games_per_match']} games per ordered pair, also saved as docs/leaderboard/{table}.json")
             say(f"wrote {write_ladder(ladder_from_round_robin(res, source))}")
     for env_id in args.backfill_heuristic:
         rec = backfill_heuristic(env_id, progress=say)

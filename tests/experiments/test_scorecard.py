@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import math
 
 import pytest
@@ -111,6 +112,12 @@ def test_search_and_ismcts_bots_are_the_search_bots():
 def test_write_ladder_writes_what_the_score_card_reads(tmp_path, toy_ladder):
     path = write_ladder(toy_ladder, folder=str(tmp_path))
     assert read_ladder(path)["ratings"] == toy_ladder["ratings"]
+
+
+def test_a_ladder_at_another_player_count_is_named_after_its_table(tmp_path, toy_ladder):
+    ladder = dict(toy_ladder, env_id="the_agents_v0", table="the_agents_v0-3p", config={"num_players": 3})
+    path = write_ladder(ladder, folder=str(tmp_path))
+    assert os.path.basename(path) == "the_agents_v0-3p.json"
 
 
 # ------------------------------------------------------------ the shipped ladders
