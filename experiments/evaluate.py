@@ -33,7 +33,7 @@ from spyenvs.core.game import role_kind, role_kinds
 from spyenvs.core.progress import progress_bar
 from spyenvs.core.stats import wilson_interval
 from spyenvs.registry import make_game
-from spyenvs.tools.arguments import add_eval_arguments, parse_key_values, run_reporting_errors
+from spyenvs.tools.arguments import add_eval_arguments, game_config, run_reporting_errors
 
 
 def _new_game(game: Any, config: dict | None):
@@ -382,7 +382,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     pin_blas_threads()
-    config = parse_key_values(args.set)
+    config = game_config(args)
     if len(args.policies) < 2:
         raise SystemExit("a tournament needs at least two policies")
     population = {}

@@ -36,7 +36,7 @@ from spyenvs.core.progress import progress_bar
 from spyenvs.experiments.evaluate import (evaluate_vs, fit_rating, games_for, load_average, pct, pin_blas_threads,
                                           seat_groups)
 from spyenvs.registry import env_module, make_game
-from spyenvs.tools.arguments import add_scorecard_arguments, parse_key_values, run_reporting_errors
+from spyenvs.tools.arguments import add_scorecard_arguments, game_config, run_reporting_errors
 
 #: the layout of a score card's JSON; bumped when a key changes meaning
 FORMAT = 1
@@ -189,7 +189,7 @@ def file_stem(env_id: str, spec: str) -> str:
 def run(args) -> int:
     pin_blas_threads()
     env_module(args.env_id)  # an unknown id fails here with the list of ids
-    config = parse_key_values(args.set)
+    config = game_config(args)
     probe = _probe(args.env_id, config)  # a bad option fails before any game
     ladder, bots, unrated = find_ladder(args.env_id, config), None, None
     if ladder is None:

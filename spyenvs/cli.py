@@ -21,6 +21,7 @@ from .tools.arguments import (
     add_scorecard_arguments,
     add_exploit_arguments,
     add_train_arguments,
+    game_config,
     non_negative_int,
     parse_key_values,
     positive_float,
@@ -54,9 +55,7 @@ def cmd_list(args) -> int:
 def cmd_match(args) -> int:
     from .tools.match import format_summary, play_random_match
 
-    config = parse_key_values(args.set)
-    if args.players is not None:
-        config["num_players"] = args.players
+    config = game_config(args)
     with progress_bar(args.games, f"{args.env_id} games", enabled=not args.quiet) as bar:
         summary = play_random_match(args.env_id, args.games, args.seed, config, progress=lambda _: bar.update())
     print(format_summary(summary))
@@ -120,9 +119,7 @@ def _record_roles(rec) -> tuple[str, ...]:
 def cmd_play(args) -> int:
     from .tools.play import play_game
 
-    config = parse_key_values(args.set)
-    if args.players is not None:
-        config["num_players"] = args.players
+    config = game_config(args)
     registry.env_module(args.env_id)  # unknown ids fail here with the list of ids
     play_game(args.env_id, config, seat=args.seat, opponents=args.vs or ["random"], seed=args.seed,
               record_path=args.record, save=not args.no_record, window=args.window,

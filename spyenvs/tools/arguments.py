@@ -38,6 +38,20 @@ def parse_key_values(items: list[str] | None, flag: str = "--set") -> dict[str, 
     return config
 
 
+def game_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The game config a command names: each ``--set KEY=VALUE``, then ``--players N``
+    as ``num_players`` (the same way to name a table in every command)."""
+    config = parse_key_values(getattr(args, "set", None))
+    if getattr(args, "players", None) is not None:
+        config["num_players"] = args.players
+    return config
+
+
+def add_players_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=positive_int, default=None,
+                   help="the table's player count (the game's num_players option; default: the game's)")
+
+
 def train_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """``spyenvs train``'s config overrides: each ``--opt KEY=VALUE``, then ``--players N``
     as ``game.num_players`` (one way to name a table, for every game and backend)."""
@@ -139,8 +153,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="output folder (default runs/<env_id>, runs/rllib_<env_id> with --backend rllib)")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its state.pt")
     p.add_argument("--timesteps", type=positive_int, default=None, help="override total_timesteps")
-    p.add_argument("--players", type=positive_int, default=None,
-                   help="the table's player count (the game's num_players; default: the config's)")
+    add_players_argument(p)
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="override a config option, dotted (ppo.n_steps=256, game.num_players=3)")
     p.add_argument("--quiet", action="store_true")
@@ -154,6 +167,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
 def add_eval_arguments(p: argparse.ArgumentParser) -> None:
     """``spyenvs eval``."""
     p.add_argument("env_id")
+    add_players_argument(p)
     p.add_argument("policies", nargs="+", help="random, heuristic, ismcts[:SIMS...] (docs/search.md), expert, pretrained, or a checkpoint path")
     p.add_argument("--games", type=positive_int, default=100, help="games per ordered pair (seats rotate)")
     p.add_argument("--seed", type=non_negative_int, default=0)
@@ -168,6 +182,7 @@ def add_eval_arguments(p: argparse.ArgumentParser) -> None:
 def add_scorecard_arguments(p: argparse.ArgumentParser) -> None:
     """``spyenvs scorecard``."""
     p.add_argument("env_id", help="env id (spyenvs list)")
+    add_players_argument(p)
     p.add_argument("policy", help="random, heuristic, pretrained, ismcts[:SIMS], a checkpoint path, "
                                   "or package.module:callable returning a policy")
     p.add_argument("--games", type=positive_int, default=100, help="games per role against each ladder bot")
@@ -184,6 +199,7 @@ def add_scorecard_arguments(p: argparse.ArgumentParser) -> None:
 def add_exploit_arguments(p: argparse.ArgumentParser) -> None:
     """``spyenvs exploit`` (:mod:`spyenvs.experiments.exploit`)."""
     p.add_argument("env_id", help="env id, e.g. unrest_v0")
+    add_players_argument(p)
     p.add_argument("policy", help="the frozen policy: random, heuristic, pretrained, a checkpoint path, or any "
                                   "other make_policy spec")
     p.add_argument("--minutes", type=positive_float, required=True,

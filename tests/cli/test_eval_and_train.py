@@ -70,3 +70,16 @@ def test_train_players_names_the_table_and_its_default_folder(tmp_path, monkeypa
     assert results["num_players"] == 3 and results["config"]["num_players"] == 3
     assert main(["train", "the_agents_v0", "--players", "9", "--timesteps", "128", "--quiet"]) == 2
     assert "num_players" in capsys.readouterr().err
+
+
+def test_eval_players_names_the_table_and_pretrained_binds_to_it(tmp_path, capsys):
+    # Specter Ops at 3 players is its 2-player game seat for seat: the 2-player file plays it
+    assert main(["eval", "specter_ops_v0", "pretrained", "random", "--players", "3", "--games", "1",
+                 "--max-decisions", "60", "--out", str(tmp_path), "--quiet"]) == 0
+    assert json.loads((tmp_path / "tournament.json").read_text())["config"]["num_players"] == 3
+    capsys.readouterr()
+    # an option the shipped files were not trained on: one line naming how the game differs
+    assert main(["eval", "the_agents_v0", "pretrained", "random", "--set", "end_rule=equal_turns",
+                 "--games", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "differs in end_rule='equal_turns'" in err
