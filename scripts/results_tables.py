@@ -9,7 +9,9 @@ results in one go, never by hand:
   from ``docs/algorithms/*.json``);
 * where a run with the heuristic prior starts, per weight (``scripts/prior_weight_probe.py
   --tables``, from ``docs/prior/*.json``);
-* each recipe's runs with several seeds (``scripts/seed_runs.py --tables``, from ``docs/seeds/*.json``).
+* each recipe's runs with several seeds (``scripts/seed_runs.py --tables``, from ``docs/seeds/*.json``);
+* where each game's default training run spends its time (``scripts/training_profile.py --tables``,
+  from ``docs/speed/profile-*.json``).
 
 Run from the repository root; it plays no game:
 
@@ -28,6 +30,7 @@ import algorithm_table  # noqa: E402
 import exploit_report  # noqa: E402
 import prior_weight_probe  # noqa: E402
 import seed_runs  # noqa: E402
+import training_profile  # noqa: E402
 
 from spyenvs.experiments import leaderboard  # noqa: E402
 from spyenvs.tools.arguments import run_reporting_errors  # noqa: E402
@@ -46,6 +49,7 @@ def write_all(root: str = ROOT) -> list[str]:
     algorithm_table.write_table(results_md, os.path.join(docs, "algorithms"))
     prior_weight_probe.write_table(results_md, os.path.join(docs, "prior"))
     seed_runs.write_table(results_md, os.path.join(docs, "seeds"))
+    training_profile.write_table(results_md, os.path.join(docs, "speed"))
     return [readme, results_md, benchmarking_md]
 
 
