@@ -7,7 +7,6 @@ import importlib.util
 import json
 import os
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
@@ -16,23 +15,37 @@ training_profile = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(training_profile)
 
 
+class Clock:
+    """A clock that moves only when told to."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+CLOCK = Clock()
+
+
 class Collector:
     def collect(self):
-        time.sleep(0.02)
+        CLOCK.now += 2.0
         self.step()
+        CLOCK.now += 1.0
         return "done"
 
     def step(self):
-        time.sleep(0.05)
+        CLOCK.now += 5.0
 
 
-def test_a_call_inside_a_wrapped_call_is_charged_to_its_own_part_only():
+def test_a_call_inside_a_wrapped_call_is_charged_to_its_own_part_only(monkeypatch):
+    monkeypatch.setattr(training_profile.time, "perf_counter", CLOCK)
     timers = training_profile.Timers()
     timers.wrap(Collector, "collect", "outer")
     timers.wrap(Collector, "step", "inner")
     assert Collector().collect() == "done"
-    assert 0.045 <= timers.seconds["inner"] < 0.09
-    assert 0.015 <= timers.seconds["outer"] < 0.045  # its 0.02 s, not the 0.07 s with the step inside
+    assert timers.seconds == {"outer": 3.0, "inner": 5.0}  # not 8.0 for the outer call
 
 
 def test_the_table_shows_each_part_with_its_share_of_the_process(tmp_path):
