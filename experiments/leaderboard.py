@@ -58,8 +58,8 @@ from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
 from spyenvs.agents.ladder import is_search, pretrained_digest, read_ladder
 from spyenvs.agents.pretrained import available, every_table, find_table, parse_table, pretrained_path, table_name
 from spyenvs.agents.torch_policy import TorchPolicy
-from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average, pct,
-                                          pin_blas_threads, plot_learning_curve, reference_levels, tournament,
+from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average,
+                                          map_jobs, pct, pin_blas_threads, plot_learning_curve, reference_levels, tournament,
                                           vs_opponents)
 from spyenvs.experiments.seed_ranges import FINAL_EVAL, SHIP_EVAL
 from spyenvs.core.progress import progress_bar
@@ -119,7 +119,8 @@ def beats_heuristic(vs: dict, heuristic_vs: dict | None, kind: str) -> str:
     return "yes" if not gaps else "no (" + ", ".join(gaps) + ")"
 
 
-def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, reevaluate: bool = False) -> dict:
+def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, reevaluate: bool = False,
+         workers: int = 1) -> dict:
     """Copy ``run_dir``'s final policy into the package with its measured results
     (module docstring). The run's final evaluation already played that very file; it
     is reused when it has ``games`` games per role, else the file is measured again
@@ -141,7 +142,7 @@ def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, r
     load = run.get("load", "?")
     reference, evaluation = run.get("heuristic_vs"), run.get("evaluation")
     if reevaluate or not enough:
-        vs, reference, evaluation, load = measure_file(env_id, run["config"], dst, games, seed, progress)
+        vs, reference, evaluation, load = measure_file(env_id, run["config"], dst, games, seed, progress, workers)
     record = {"table": table, "env_id": env_id, "config": run["config"], "num_players": run["num_players"], "vs": vs,
               "games_per_role": games, "load": load,
               "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second",
@@ -156,30 +157,41 @@ def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, r
 
 
 def measure_file(env_id: str, config: dict, path: str, games: int, seed: int = SHIP_EVAL.start,
-                 progress=None) -> tuple[dict, dict, dict, str]:
+                 progress=None, workers: int = 1) -> tuple[dict, dict, dict, str]:
     """A policy file and, in its seats on the same games, the heuristic, each against
     random and the heuristic, ``games`` games per role from ``seed`` (seats rotated,
-    team roles as a team). Returns (its results, the heuristic's, the plan, the load)."""
-    policy = TorchPolicy.load(path)
+    team roles as a team). Returns (its results, the heuristic's, the plan, the load).
+    ``workers=2`` measures the file and the heuristic in two processes at once, with
+    the same figures as one (each keeps its own random streams)."""
     n = games_for(make_game(env_id, **config), games)
     opponents = {"random": seed, "heuristic": seed + 1}
     if progress:
         progress(f"{env_id}: pretrained and heuristic vs random and heuristic, {n} games each")
-    vs = vs_opponents(env_id, config, policy, n, seed, SHIP_MAX_DECISIONS, opponents)
-    reference = heuristic_reference(env_id, config, n, seed, SHIP_MAX_DECISIONS, opponents)
+    jobs = [(env_id, config, path, n, seed, opponents), (env_id, config, None, n, seed, opponents)]
+    vs, reference = map_jobs(_measure_job, jobs, min(int(workers), 2))
     evaluation = {"seed": seed, "games": n, "opponent_seeds": opponents, "max_decisions": SHIP_MAX_DECISIONS,
                   "deterministic": True, "heuristic_seed": heuristic_seed(opponents)}
     return vs, reference, evaluation, load_average()
 
 
-def remeasure(table: str, games: int, folder: str | None = None, progress=None) -> dict:
+def _measure_job(job: tuple) -> dict:
+    """One side of :func:`measure_file`: the file at ``path`` (None: the heuristic's own
+    reference) against each opponent."""
+    env_id, config, path, n, seed, opponents = job
+    pin_blas_threads()
+    if path is None:
+        return heuristic_reference(env_id, config, n, seed, SHIP_MAX_DECISIONS, opponents)
+    return vs_opponents(env_id, config, TorchPolicy.load(path), n, seed, SHIP_MAX_DECISIONS, opponents)
+
+
+def remeasure(table: str, games: int, folder: str | None = None, progress=None, workers: int = 1) -> dict:
     """Measure a table's shipped file (``env_id`` or ``env_id-Np``) again at ``games``
     games per role (:func:`measure_file`, the ship's seeds) and put the figures in its
     record; the file, its training record and every ladder that rated it stay as they
     are (the file is unchanged)."""
     record = read_record(table, folder)
     vs, reference, evaluation, load = measure_file(record["env_id"], record["config"], pretrained_path(table),
-                                                   games, progress=progress)
+                                                   games, progress=progress, workers=workers)
     record.update(vs=vs, heuristic_vs=reference, evaluation=evaluation, games_per_role=games, load=load)
     write_record(record, folder)
     return record
@@ -630,7 +642,8 @@ def main(argv=None) -> int:
                     help="leaderboard: games per ordered pair with a search bot in it (default: --games)")
     ap.add_argument("--no-expert", action="store_true", help="leaderboard: leave expert out")
     ap.add_argument("--workers", type=int, default=1,
-                    help="leaderboard: matches played at once in worker processes (each pinned to one BLAS thread)")
+                    help="processes at once, each pinned to one BLAS thread: the leaderboard's matches; --ship's and "
+                         "--remeasure's policy and heuristic (2 at most; the same figures as 1)")
     ap.add_argument("--reevaluate", action="store_true", help="--ship: measure the file again, not the run's figures")
     ap.add_argument("--remeasure", metavar="TABLE", action="append", default=[],
                     help="measure a table's shipped file (ENV or ENV-Np) again at --games per role (default 400) "
@@ -662,7 +675,7 @@ def main(argv=None) -> int:
     if bad:
         raise SystemExit(f"spyenvs: error: no shipped policy for {bad[0]!r}; shipped: {', '.join(available())}")
     for run_dir in args.ship or []:
-        rec = ship(run_dir, args.games or 200, progress=say, reevaluate=args.reevaluate)
+        rec = ship(run_dir, args.games or 200, progress=say, reevaluate=args.reevaluate, workers=args.workers)
         say(f"shipped {record_table(rec)} ({rec['file_bytes'] // 1024} KiB)")
     if args.from_saved:
         saved = sorted(f[: -len(".json")] for f in os.listdir(LEADERBOARD) if f.endswith(".json"))
@@ -682,7 +695,7 @@ def main(argv=None) -> int:
         say(f"{env_id}: " + "; ".join(f"heuristic {k} vs {o} {v['rate']:.1%}" for o, ks in rec["heuristic_vs"].items()
                                       for k, v in ks.items()))
     for env_id in args.remeasure:
-        rec = remeasure(env_id, args.games or 400, progress=say)
+        rec = remeasure(env_id, args.games or 400, progress=say, workers=args.workers)
         say(f"{env_id}: " + "; ".join(f"pretrained {k} vs {o} {v['rate']:.1%} (heuristic's own "
                                       f"{rec['heuristic_vs'][o][k]['rate']:.1%})"
                                       for o, ks in rec["vs"].items() for k, v in ks.items()) + f", load {rec['load']}")

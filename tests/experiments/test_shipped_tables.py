@@ -255,3 +255,11 @@ def test_the_recipe_column_names_the_config_file_a_run_ran_exactly():
     assert leaderboard.recipe_cell({"env_id": "unrest_v0", "options": options}) == \
         "`configs/unrest_expert.yaml`, its teacher's games kept from `runs/first/demos.npz`"
     assert leaderboard.recipe_cell({"env_id": "unrest_v0"}) == "not recorded"
+
+
+def test_measuring_a_file_in_two_processes_gives_the_figures_of_one():
+    path = os.path.join(SHIPPED, "unrest_v0.npz")
+    config = json.loads(open(os.path.join(SHIPPED, "unrest_v0.json")).read())["config"]
+    one = leaderboard.measure_file("unrest_v0", config, path, 2, seed=77)
+    two = leaderboard.measure_file("unrest_v0", config, path, 2, seed=77, workers=2)
+    assert one[:3] == two[:3]
