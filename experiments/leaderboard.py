@@ -1,6 +1,6 @@
 """The shipped pretrained policies, their measured results, and the tables made from them.
 
-Five jobs, each one command:
+Six jobs, each one command:
 
 * ``--ship RUN_DIR``: copy a training run's ``final.npz`` into
   ``agents/pretrained/<env_id>.npz`` (what ``make_policy("pretrained")`` loads) and
@@ -28,6 +28,9 @@ Five jobs, each one command:
   (:data:`LADDER_BOTS`) only, random pinned at 1000. ``--ladder --from-saved`` makes
   the ladder from the saved round-robin instead of playing one. This script is the
   only writer of ladder files.
+* ``--serve TABLE --players N``: ship a table's file for another player count of its
+  game too (one network for several tables), measured at that count as ``--ship``
+  measures a file, on games of its own; ``make_policy("pretrained")`` then binds to it.
 * ``--tables``: regenerate the results table in README.md (section Results), and the
   leaderboard and the learning curves (``docs/img/learning_curve_<env_id>.png``: win
   rate against the heuristic over training per role, the heuristic's own level as a
@@ -56,7 +59,8 @@ import time
 from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
 from spyenvs.agents.ladder import is_search, pretrained_digest, read_ladder
-from spyenvs.agents.pretrained import available, every_table, find_table, parse_table, pretrained_path, table_name
+from spyenvs.agents.pretrained import (available, every_table, find_table, parse_table, player_counts, pretrained_path,
+                                       table_name)
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average,
                                           map_jobs, pct, pin_blas_threads, plot_learning_curve, reference_levels, tournament,
@@ -193,6 +197,33 @@ def remeasure(table: str, games: int, folder: str | None = None, progress=None, 
     vs, reference, evaluation, load = measure_file(record["env_id"], record["config"], pretrained_path(table),
                                                    games, progress=progress, workers=workers)
     record.update(vs=vs, heuristic_vs=reference, evaluation=evaluation, games_per_role=games, load=load)
+    write_record(record, folder)
+    return record
+
+
+#: where a served player count's games start in the ship range: past the games on which
+#: serving it was decided (a first look at the file there plays from the range's start)
+SERVE_OFFSET = 100_000
+
+
+def serve(table: str, players: int, games: int, folder: str | None = None, progress=None, workers: int = 1) -> dict:
+    """Ship a table's file for another player count of its game, measured there as
+    ``--ship`` measures a file (:func:`measure_file`, ``games`` per role, the heuristic's
+    own scores beside it), on ship-range games of that count's own, from
+    ``SHIP_EVAL.start + SERVE_OFFSET * players``; written to the record's ``serves``,
+    which ``make_policy("pretrained")`` then binds to (:func:`~spyenvs.agents.pretrained.find_table`)."""
+    record = read_record(table, folder)
+    env_id = record["env_id"]
+    config = {**record["config"], "num_players": int(players)}
+    own = table_name(env_id, config)
+    if os.path.isfile(os.path.join(folder or PRETRAINED, f"{own}.npz")):
+        raise ValueError(f"{own} ships a file of its own: serve a table that has none")
+    seed = SHIP_EVAL.start + SERVE_OFFSET * int(players)
+    vs, reference, evaluation, load = measure_file(env_id, config, os.path.join(folder or PRETRAINED, f"{table}.npz"),
+                                                   games, seed, progress, workers)
+    record.setdefault("serves", {})[str(int(players))] = {
+        "config": make_game(env_id, **config).config, "vs": vs, "heuristic_vs": reference, "evaluation": evaluation,
+        "games_per_role": games, "load": load, "date": time.strftime("%Y-%m-%d", time.gmtime())}
     write_record(record, folder)
     return record
 
@@ -393,20 +424,32 @@ def _steps_cell(rec: dict) -> str:
 
 def _players_cell(rec: dict) -> str:
     """The player counts a record's file plays: its own, and those it cannot tell from it."""
-    from spyenvs.agents.pretrained import find_table
-
-    env_id, table = rec["env_id"], record_table(rec)
-    count = make_game(env_id, **rec["config"]).config.get("num_players")
+    env_id = rec["env_id"]
+    game = make_game(env_id, **rec["config"])
+    count = game.config.get("num_players")
     if count is None:  # a game of one player count
         return f"{rec['num_players']}p"
-    choices = getattr(make_game(env_id).CONFIG["num_players"], "choices", None) or ()
-    also = [n for n in choices if n != count and find_table(env_id, {**rec["config"], "num_players": n}) == table]
+    also = [n for n in player_counts(env_id) if n != count
+            and make_game(env_id, **{**rec["config"], "num_players": n}).policy_config() == game.policy_config()]
     return f"{count}p" + "".join(f", {n}p" for n in also)
+
+
+def _figure_cells(vs: dict, heuristic_vs: dict | None, kind: str) -> list[str]:
+    """A role's figures vs random and vs the heuristic, each beside the heuristic's own,
+    and whether it meets the bar."""
+    cells = []
+    for opp in ("random", "heuristic"):
+        v = vs.get(opp, {}).get(kind)
+        h = (heuristic_vs or {}).get(opp, {}).get(kind)
+        cells += [f"{pct(v['rate'], v['low'], v['high'])} (n={v['games']})" if v else "n/a",
+                  pct(h["rate"], h["low"], h["high"]) if h else "-"]
+    return cells + [beats_heuristic(vs, heuristic_vs, kind)]
 
 
 def _unshipped_tables(records: list[dict]) -> list[str]:
     """The tables (:func:`~spyenvs.agents.pretrained.every_table`) no record serves."""
     shipped = {record_table(r) for r in records}
+    shipped |= {table_name(r["env_id"], served["config"]) for r in records for served in r.get("serves", {}).values()}
     return [t for t in every_table() if t not in shipped]
 
 
@@ -435,16 +478,16 @@ def results_table(folder: str | None = None) -> str:
         minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
         players = make_game(env_id, **rec["config"]).config.get("num_players", rec["num_players"])
         for i, kind in enumerate(game_info(env_id).learning_goals):
-            cells = []
-            for opp in ("random", "heuristic"):
-                v = rec["vs"].get(opp, {}).get(kind)
-                h = rec.get("heuristic_vs", {}).get(opp, {}).get(kind)
-                cells += [f"{pct(v['rate'], v['low'], v['high'])} (n={v['games']})" if v else "n/a",
-                          pct(h["rate"], h["low"], h["high"]) if h else "-"]
-            cells.append(beats_heuristic(rec["vs"], rec.get("heuristic_vs"), kind))
+            cells = _figure_cells(rec["vs"], rec.get("heuristic_vs"), kind)
             rows.append((env_id, players, i, f"| {env_id} | {_players_cell(rec)} | {kind} | " + " | ".join(cells)
                          + f" | `{record_table(rec)}.npz` | {recipe} | {_steps_cell(rec)} | {minutes} "
                          f"| {rec.get('load', '?')} |"))
+        for count, served in rec.get("serves", {}).items():  # its file at another player count, measured there
+            for i, kind in enumerate(game_info(env_id).learning_goals):
+                rows.append((env_id, int(count), i, f"| {env_id} | {count}p | {kind} | "
+                             + " | ".join(_figure_cells(served["vs"], served.get("heuristic_vs"), kind))
+                             + f" | `{record_table(rec)}.npz` (trained at {players}p) | {recipe} | {_steps_cell(rec)} "
+                             f"| {minutes} | {served.get('load', '?')} |"))
     lines += [row for *_, row in sorted(rows, key=lambda r: r[:3])]
     return "\n".join(lines)
 
@@ -653,6 +696,10 @@ def main(argv=None) -> int:
     ap.add_argument("--from-saved", action="store_true",
                     help="--ladder: refit it from docs/leaderboard/ENV.json (every saved one without ENV) "
                          "instead of playing")
+    ap.add_argument("--serve", metavar="TABLE", default=None,
+                    help="ship TABLE's file for another player count too (--players N), measured there at --games "
+                         "per role (default 400)")
+    ap.add_argument("--players", type=int, action="append", default=[], help="--serve: the player count (repeatable)")
     ap.add_argument("--tables", action="store_true",
                     help="regenerate the README, docs/results.md and docs/benchmarking.md tables and docs/img's "
                          "learning curves")
@@ -699,9 +746,19 @@ def main(argv=None) -> int:
         say(f"{env_id}: " + "; ".join(f"pretrained {k} vs {o} {v['rate']:.1%} (heuristic's own "
                                       f"{rec['heuristic_vs'][o][k]['rate']:.1%})"
                                       for o, ks in rec["vs"].items() for k, v in ks.items()) + f", load {rec['load']}")
+    if args.serve:
+        if not args.players:
+            raise SystemExit("spyenvs: error: --serve needs --players N")
+        for players in args.players:
+            rec = serve(args.serve, players, args.games or 400, progress=say, workers=args.workers)
+            served = rec["serves"][str(players)]
+            say(f"{args.serve} at {players} players: " + "; ".join(
+                f"{k} vs {o} {v['rate']:.1%} (heuristic's own {served['heuristic_vs'][o][k]['rate']:.1%})"
+                for o, ks in served["vs"].items() for k, v in ks.items()) + f", load {served['load']}")
     if args.tables:
         write_tables()
-    if not (args.ship or args.envs or args.tables or args.from_saved or args.backfill_heuristic or args.remeasure):
+    if not (args.ship or args.envs or args.tables or args.from_saved or args.backfill_heuristic or args.remeasure
+            or args.serve):
         ap.print_usage(sys.stderr)
         return 2
     return 0

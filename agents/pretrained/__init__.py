@@ -108,14 +108,37 @@ def _tables_of(env_id: str) -> list[str]:
     return [t for t in available() if t == env_id or t.startswith(f"{env_id}-")]
 
 
+def served_counts(table: str) -> list[int]:
+    """The other player counts a table's file is shipped for (its record's ``serves``:
+    each measured there before it was listed, ``leaderboard --serve``)."""
+    path = os.path.join(HERE, f"{table}.json")
+    if not os.path.isfile(path):
+        return []
+    return sorted(int(n) for n in _read_record(path, os.path.getmtime(path)).get("serves", {}))
+
+
+@functools.lru_cache(maxsize=64)
+def _read_record(path: str, mtime: float) -> dict[str, Any]:
+    with open(path) as f:
+        return json.load(f)
+
+
 def find_table(env_id: str, config: dict[str, Any] | None = None) -> str | None:
-    """The shipped table whose file serves a game of ``config``: trained on a config
-    the policy cannot tell from it (:meth:`~spyenvs.core.game.Game.policy_config`); None
-    when no file does."""
+    """The shipped table whose file plays a game of ``config``: the file trained on a
+    config the policy cannot tell from it (:meth:`~spyenvs.core.game.Game.policy_config`),
+    else one whose record serves the game's player count with its other options the
+    same (:func:`served_counts`); None when no file does."""
     wanted = make_game(env_id, **(config or {})).policy_config()
-    for table in _tables_of(env_id):
+    tables = _tables_of(env_id)
+    for table in tables:
         if make_game(env_id, **trained_config(table)).policy_config() == wanted:
             return table
+    for table in tables:
+        players = wanted.get("num_players")
+        if players in served_counts(table):
+            trained = make_game(env_id, **{**trained_config(table), "num_players": players}).policy_config()
+            if trained == wanted:
+                return table
     return None
 
 

@@ -263,3 +263,23 @@ def test_measuring_a_file_in_two_processes_gives_the_figures_of_one():
     one = leaderboard.measure_file("unrest_v0", config, path, 2, seed=77)
     two = leaderboard.measure_file("unrest_v0", config, path, 2, seed=77, workers=2)
     assert one[:3] == two[:3]
+
+
+def test_a_served_player_count_is_measured_on_its_own_games_and_gets_its_rows(tmp_path, monkeypatch):
+    from spyenvs.agents import pretrained
+
+    for ext in (".npz", ".json"):
+        shutil.copyfile(os.path.join(SHIPPED, f"spy_games_v0{ext}"), tmp_path / f"spy_games_v0{ext}")
+    rec = leaderboard.serve("spy_games_v0", 2, 1, folder=str(tmp_path))
+    served = rec["serves"]["2"]
+    assert served["config"]["num_players"] == 2 and served["games_per_role"] == 1
+    assert served["evaluation"]["seed"] == 2_026 + leaderboard.SERVE_OFFSET * 2  # past the games that decided it
+    assert set(served["vs"]) == {"random", "heuristic"} and set(served["heuristic_vs"]) == {"random", "heuristic"}
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in leaderboard.results_table(str(tmp_path)).splitlines()[2:]]
+    spy = {r[1]: r for r in rows if r[0] == "spy_games_v0"}
+    assert spy["2p"][8] == "`spy_games_v0.npz` (trained at 4p)" and spy["3p"][3] == "no policy shipped yet"
+    # the package's pretrained policy binds to a served count through the record
+    monkeypatch.setattr(pretrained, "HERE", str(tmp_path))
+    assert pretrained.find_table("spy_games_v0", {"num_players": 2}) == "spy_games_v0"
+    assert pretrained.find_table("spy_games_v0", {"num_players": 3}) is None
+    assert pretrained.find_table("spy_games_v0", {"num_players": 2, "negotiation": "off"}) is None
