@@ -27,10 +27,11 @@ Five jobs, each one command:
   (:data:`LADDER_BOTS`) only, random pinned at 1000. ``--ladder --from-saved`` makes
   the ladder from the saved round-robin instead of playing one. This script is the
   only writer of ladder files.
-* ``--tables``: regenerate the results table in README.md (section Results), and the
-  leaderboard and the learning curves (``docs/img/learning_curve_<env_id>.png``: win
-  rate against the heuristic over training per role, the heuristic's own level as a
-  dashed line) in ``docs/results.md`` from those shipped files (between their
+* ``--tables``: regenerate the shipped policies' table, the leaderboard and the
+  learning curves (``docs/img/learning_curve_<env_id>.png``: win rate against the
+  heuristic over training per role, the heuristic's own level as a dashed line) in
+  ``docs/results/policies.md``, the search figures in ``docs/results/search.md`` and
+  the ladder in ``docs/benchmarking.md`` from those saved files (between their
   ``<!-- results: ... -->`` markers), never by hand.
 
     python -m spyenvs.experiments.leaderboard --ship runs/the_agents_v0
@@ -546,26 +547,25 @@ def rewrite_between(path: str, marker: str, body: str) -> None:
         f.write(replace_between(text, marker, body))
 
 
-def write_tables(readme: str = os.path.join(ROOT, "README.md"),
-                 results_md: str = os.path.join(ROOT, "docs", "results.md"),
+def write_tables(policies_md: str = os.path.join(ROOT, "docs", "results", "policies.md"),
+                 search_md: str = os.path.join(ROOT, "docs", "results", "search.md"),
                  benchmarking_md: str = os.path.join(ROOT, "docs", "benchmarking.md"),
                  folder: str | None = None, img: str = CURVES) -> None:
     """Every generated table and picture, from the saved files (``folder``: the
-    shipped records, default agents/pretrained)."""
+    shipped records, default agents/pretrained): the shipped policies' table, curves
+    and leaderboard into ``policies_md``, the search figures into ``search_md``, the
+    ladder into ``benchmarking_md``."""
     table = results_table(folder)
-    with open(readme) as f:
-        text = f.read()
-    with open(readme, "w") as f:
-        f.write(replace_between(text, "pretrained", table))
-    with open(results_md) as f:
+    with open(policies_md) as f:
         text = f.read()
     text = replace_between(text, "pretrained", table)
     curves = curves_section(write_curves(folder, img), shipped_records(folder),
-                            os.path.dirname(os.path.abspath(results_md)))
+                            os.path.dirname(os.path.abspath(policies_md)))
     text = replace_between(text, "curves", curves)
     text = replace_between(text, "leaderboard", leaderboard_section())
-    with open(results_md, "w") as f:
-        f.write(replace_between(text, "search", search_section()))
+    with open(policies_md, "w") as f:
+        f.write(text)
+    rewrite_between(search_md, "search", search_section())
     with open(benchmarking_md) as f:
         text = f.read()
     with open(benchmarking_md, "w") as f:
@@ -595,8 +595,8 @@ def main(argv=None) -> int:
                     help="--ladder: refit it from docs/leaderboard/ENV.json (every saved one without ENV) "
                          "instead of playing")
     ap.add_argument("--tables", action="store_true",
-                    help="regenerate the README, docs/results.md and docs/benchmarking.md tables and docs/img's "
-                         "learning curves")
+                    help="regenerate the docs/results/policies.md, docs/results/search.md and docs/benchmarking.md "
+                         "tables and docs/img's learning curves")
     ap.add_argument("--backfill-heuristic", metavar="ENV", action="append", default=[],
                     help="add the heuristic's own scores (same seats, opponents and games as the shipped "
                          "evaluation) to agents/pretrained/ENV.json (repeatable)")
