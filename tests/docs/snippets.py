@@ -47,6 +47,20 @@ class Block:
         return code
 
 
+def indented_code(path: Path) -> list[int]:
+    """Lines that open an indented (four-space) code block outside fences and lists:
+    such a block can carry no tag, so the pages that run use fences."""
+    out, fenced, prev = [], False, ""
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        elif not fenced and prev == "" and line.startswith("    ") and line.strip() \
+                and not line.lstrip().startswith(("-", "*", "|")) and not line.lstrip()[:1].isdigit():
+            out.append(n)
+        prev = line.strip() if not fenced else "x"
+    return out
+
+
 def blocks(path: Path, root: Path) -> list[Block]:
     """Every fenced block of the page at ``path``, with its tag."""
     text = path.read_text(encoding="utf-8")

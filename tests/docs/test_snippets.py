@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.docs.snippets import blocks
+from tests.docs.snippets import blocks, indented_code
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the nav sections whose pages must run: the README's and these
@@ -49,6 +49,8 @@ def test_every_block_runs_or_says_why_not():
                 untagged.append(f"{block.where} ({block.lang or 'no language'})")
             if block.skip is not None and len(block.skip) < 10:
                 no_reason.append(block.where)
+    indented = [f"{page.relative_to(ROOT)}:{n}" for page in PAGES for n in indented_code(page)]
+    assert not indented, f"indented code blocks (fence them, so that they run or say why not): {indented}"
     assert not untagged, f"blocks neither run nor tagged '<!-- snippet: skip (why) -->': {untagged}"
     assert not no_reason, f"skip tags without a reason: {no_reason}"
 
