@@ -67,3 +67,19 @@ def test_a_recorded_test_run_refuses_failures_and_writes_the_lines():
     new = setup_timings.record_tests(dict(saved), "10 passed, 2 skipped in 120.00s", 3.5, ("0.5", "1.0"), "here")
     assert setup_timings.tests_line(new).startswith("**Tests**") and "10 passed, 2 skipped in 2.0 min" in \
         setup_timings.tests_line(new)
+
+
+def test_a_recorded_main_job_reads_the_runs_results(tmp_path):
+    import json
+
+    shipped = json.loads((ROOT / "agents" / "pretrained" / "the_agents_v0.json").read_text())
+    results = {"vs": shipped["vs"], "heuristic_vs": shipped["heuristic_vs"], "train_seconds": 441.5,
+               "steps_per_second": 2273.2}
+    (tmp_path / "results.json").write_text(json.dumps(results))
+    new = setup_timings.record_main_job(setup_timings.load(), str(tmp_path), 8.1, ("0.5", "1.1"), "here", "`x.yaml`")
+    job = new["main_job"]
+    assert job["train_minutes"] == 7.4 and job["steps_per_second"] == 2273 and job["command_minutes"] == 8.1
+    assert job["vs"]["heuristic"]["player"]["rate"] == shipped["vs"]["heuristic"]["player"]["rate"]
+    line = setup_timings.main_job_line(new)
+    assert "8.1 min" in line and f"{shipped['vs']['random']['player']['rate']:.1%} vs random" in line
+    assert "| heuristic | player |" in setup_timings.detail_section(new)
