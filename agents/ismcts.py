@@ -420,7 +420,7 @@ def _policy_for(kind: str, game: Any, seat: int, seed: int | None):
 # ------------------------------------------------------------------ specs
 #: ``expert`` where a game names no search of its own (``INFO.expert_search``): the
 #: heuristic's scores as PUCT priors, short random playouts scored by the game's state
-#: evaluation, at most a second a move (measurements: docs/results.md, Search)
+#: evaluation, at most a second a move (measurements: docs/results/search.md)
 EXPERT = "ismcts:200:random:prior=heuristic:temp=4:cut=10:value=heuristic:dets=32:time=1.0:reuse=1"
 
 _KEYS = {"eps": "epsilon", "cut": "cutoff", "value": "value", "prior": "prior", "c": "c", "time": "time_limit",

@@ -11,7 +11,7 @@ player, never a shipped file; the same look-ahead from a seat's observation alon
 game rebuilt from it) is the prior ``net.prior: lookahead:...`` (:mod:`spyenvs.agents.prior`),
 which a shipped file may name. DECISION may name several decisions, comma-separated.
 For the Unrest Rebel, ``lookahead:play_cards:through=assign_card`` foresees the
-heuristic Empire's reply to her play (docs/results.md).
+heuristic Empire's reply to her play (docs/design_notes.md).
 """
 
 from __future__ import annotations

@@ -144,7 +144,7 @@ class NetConfig(Section):
     play_hidden: int = 64
     """card_table: units of the PLAY head that scores each play by its cards"""
     prior: str = "none"
-    """none, heuristic, or lookahead:DECISION[:through=A,B][:dets=N] (the heuristic's
+    """none, heuristic, or ``lookahead:DECISION[:through=A,B][:dets=N]`` (the heuristic's
     scores but at DECISION for the seats whose observation fixes the state, Unrest's
     Rebel, where each move scores its play-out on a game rebuilt from the observation:
     agents/prior.py): residual policy learning over the heuristic's action scores.

@@ -31,10 +31,11 @@ Six jobs, each one command:
 * ``--serve TABLE --players N``: ship a table's file for another player count of its
   game too (one network for several tables), measured at that count as ``--ship``
   measures a file, on games of its own; ``make_policy("pretrained")`` then binds to it.
-* ``--tables``: regenerate the results table in README.md (section Results), and the
-  leaderboard and the learning curves (``docs/img/learning_curve_<env_id>.png``: win
-  rate against the heuristic over training per role, the heuristic's own level as a
-  dashed line) in ``docs/results.md`` from those shipped files (between their
+* ``--tables``: regenerate the shipped policies' table, the leaderboard and the
+  learning curves (``docs/img/learning_curve_<env_id>.png``: win rate against the
+  heuristic over training per role, the heuristic's own level as a dashed line) in
+  ``docs/results/policies.md``, the search figures in ``docs/results/search.md`` and
+  the ladder in ``docs/benchmarking.md`` from those saved files (between their
   ``<!-- results: ... -->`` markers), never by hand.
 
     python -m spyenvs.experiments.leaderboard --ship runs/the_agents_v0
@@ -434,6 +435,36 @@ def _players_cell(rec: dict) -> str:
     return f"{count}p" + "".join(f", {n}p" for n in also)
 
 
+def coverage_table(folder: str | None = None) -> str:
+    """Every table (game and player count) at a glance: which shipped file plays it
+    (trained there, or trained at another count and measured there), and whether each
+    role meets the bar (:func:`beats_heuristic`); from ``agents/pretrained/*.json``."""
+    lines = ["| env | players | pretrained file | trained at | " + "meets the bar, per role | games per role |",
+             "|---|---|---|---|---|---|"]
+    records = shipped_records(folder)
+    for table in every_table():
+        env_id, config = parse_table(table)
+        players = make_game(env_id, **config).config.get("num_players", 2)
+        kinds = list(game_info(env_id).learning_goals)
+        found = None
+        for rec in records:
+            if record_table(rec) == table:
+                found = (rec, rec["vs"], rec.get("heuristic_vs"))
+            served = rec.get("serves", {}).get(str(players))
+            if served and rec["env_id"] == env_id:
+                found = (rec, served["vs"], served.get("heuristic_vs"))
+        counts = _players_cell(found[0]) if found and record_table(found[0]) == table else f"{players}p"
+        if found is None:
+            lines.append(f"| {env_id} | {counts} | none yet | | | |")
+            continue
+        rec, vs, reference = found
+        games = min((v["games"] for kinds_vs in vs.values() for v in kinds_vs.values()), default=0)
+        trained = rec["config"].get("num_players", rec["num_players"])
+        bars = "; ".join(f"{kind}: {beats_heuristic(vs, reference, kind)}" for kind in kinds)
+        lines.append(f"| {env_id} | {counts} | `{record_table(rec)}.npz` | {trained}p | {bars} | {games} |")
+    return "\n".join(lines)
+
+
 def _figure_cells(vs: dict, heuristic_vs: dict | None, kind: str) -> list[str]:
     """A role's figures vs random and vs the heuristic, each beside the heuristic's own,
     and whether it meets the bar."""
@@ -646,26 +677,27 @@ def rewrite_between(path: str, marker: str, body: str) -> None:
         f.write(replace_between(text, marker, body))
 
 
-def write_tables(readme: str = os.path.join(ROOT, "README.md"),
-                 results_md: str = os.path.join(ROOT, "docs", "results.md"),
+def write_tables(policies_md: str = os.path.join(ROOT, "docs", "results", "policies.md"),
+                 search_md: str = os.path.join(ROOT, "docs", "results", "search.md"),
                  benchmarking_md: str = os.path.join(ROOT, "docs", "benchmarking.md"),
-                 folder: str | None = None, img: str = CURVES) -> None:
+                 folder: str | None = None, img: str = CURVES,
+                 tables_md: str = os.path.join(ROOT, "docs", "tables.md")) -> None:
     """Every generated table and picture, from the saved files (``folder``: the
-    shipped records, default agents/pretrained)."""
+    shipped records, default agents/pretrained): the shipped policies' table, curves
+    and leaderboard into ``policies_md``, the search figures into ``search_md``, the
+    ladder into ``benchmarking_md``, every table's coverage into ``tables_md``."""
     table = results_table(folder)
-    with open(readme) as f:
-        text = f.read()
-    with open(readme, "w") as f:
-        f.write(replace_between(text, "pretrained", table))
-    with open(results_md) as f:
+    with open(policies_md) as f:
         text = f.read()
     text = replace_between(text, "pretrained", table)
     curves = curves_section(write_curves(folder, img), shipped_records(folder),
-                            os.path.dirname(os.path.abspath(results_md)))
+                            os.path.dirname(os.path.abspath(policies_md)))
     text = replace_between(text, "curves", curves)
     text = replace_between(text, "leaderboard", leaderboard_section())
-    with open(results_md, "w") as f:
-        f.write(replace_between(text, "search", search_section()))
+    with open(policies_md, "w") as f:
+        f.write(text)
+    rewrite_between(search_md, "search", search_section())
+    rewrite_between(tables_md, "tables", coverage_table(folder))
     with open(benchmarking_md) as f:
         text = f.read()
     with open(benchmarking_md, "w") as f:
@@ -701,8 +733,8 @@ def main(argv=None) -> int:
                          "per role (default 400)")
     ap.add_argument("--players", type=int, action="append", default=[], help="--serve: the player count (repeatable)")
     ap.add_argument("--tables", action="store_true",
-                    help="regenerate the README, docs/results.md and docs/benchmarking.md tables and docs/img's "
-                         "learning curves")
+                    help="regenerate the docs/results/policies.md, docs/results/search.md and docs/benchmarking.md "
+                         "tables and docs/img's learning curves")
     ap.add_argument("--backfill-heuristic", metavar="TABLE", action="append", default=[],
                     help="add the heuristic's own scores (same seats, opponents and games as the shipped "
                          "evaluation) to agents/pretrained/TABLE.json (ENV or ENV-Np; repeatable)")

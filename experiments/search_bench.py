@@ -118,7 +118,7 @@ def main(argv=None) -> int:
                     help="simulations per search, overriding each spec's (default: the spec's own)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--save", metavar="JSON", default=None,
-                    help="also write the figures there (docs/search/bench.json feeds docs/results.md)")
+                    help="also write the figures there (docs/search/bench.json feeds docs/results/search.md)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     for name in ("positions", "stride", "repeats"):

@@ -5,7 +5,7 @@ intervals; beside it, in the same run, on the same seeds, the heuristic's and th
 pretrained policy's own scores against the heuristic in the same roles.
 
 Results go to ``docs/search/strength.json`` (``--out``); ``leaderboard --tables`` turns
-them, with ``bench --search``'s saved figures, into docs/results.md's Search section.
+them, with ``bench --search``'s saved figures, into docs/results/search.md.
 
     python -m spyenvs.experiments.search_strength [--env ENV] [--games 100] [--workers 2]
 """

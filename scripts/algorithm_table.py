@@ -1,7 +1,7 @@
 """The second algorithm family measured beside PPO self-play: every game × {dmc, nfsp}
 (``python -m spyenvs.experiments.algorithms``) at the default recipe's wall-clock
 budget, each result a score card; then the algorithm × game × role table written into
-docs/results.md between its ``<!-- results: algorithms -->`` markers.
+docs/results/algorithms.md between its ``<!-- results: algorithms -->`` markers.
 
 The default budget of a game is the training time of its shipped pretrained policy
 (``agents/pretrained/<env_id>.json``, ``training.train_seconds``: the PPO recipe's
@@ -43,7 +43,7 @@ from spyenvs.tools.arguments import add_saved_results_arguments, non_negative_in
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "docs", "algorithms")
-RESULTS_MD = os.path.join(ROOT, "docs", "results.md")
+RESULTS_MD = os.path.join(ROOT, "docs", "results", "algorithms.md")
 MARKER = "algorithms"
 #: the PPO row: the shipped pretrained policy (the default recipe's run)
 PPO = "ppo"

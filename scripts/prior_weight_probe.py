@@ -8,7 +8,7 @@ seats and games.
 Greedy play does not depend on the weight (the scores' argmax); sampled play does: a
 weight whose sampled policy loses far more than the greedy one makes PPO learn from
 games the evaluation never plays. Saved to ``docs/prior/<env_id>.json``; the table of
-all saved probes goes into docs/results.md between ``<!-- results: prior -->``.
+all saved probes goes into docs/results/policies.md between ``<!-- results: prior -->``.
 
     python scripts/prior_weight_probe.py specter_ops_v0 --weights 1 4 10 --games 100
     python scripts/prior_weight_probe.py --tables
@@ -34,7 +34,7 @@ from spyenvs.tools.arguments import add_saved_results_arguments, non_negative_in
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "docs", "prior")
-RESULTS_MD = os.path.join(ROOT, "docs", "results.md")
+RESULTS_MD = os.path.join(ROOT, "docs", "results", "policies.md")
 MARKER = "prior"
 #: opponents' seed offset: these games are disjoint from the trainer's evaluations
 SEED = 50_000

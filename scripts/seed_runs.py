@@ -5,7 +5,7 @@ the heuristic's own score in the same seats and games beside it. Each run's
 ``results.json`` is saved as ``docs/seeds/<env_id>-seed<S>.json``; the table of all
 saved runs, with the mean over each game's seeds against the bar (the heuristic's own
 score + 5 points against the heuristic, - 1 point against random), goes into
-docs/results.md between its ``<!-- results: seeds -->`` markers.
+docs/results/policies.md between its ``<!-- results: seeds -->`` markers.
 
 Run from the repository root, one run at a time, on a quiet machine (the load is
 saved with every run):
@@ -33,7 +33,7 @@ from spyenvs.tools.arguments import add_saved_results_arguments, non_negative_in
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "docs", "seeds")
-RESULTS_MD = os.path.join(ROOT, "docs", "results.md")
+RESULTS_MD = os.path.join(ROOT, "docs", "results", "policies.md")
 MARKER = "seeds"
 
 

@@ -9,7 +9,7 @@ start, no evaluation), in this process, with timers wrapped around those calls (
 call counted once, not again inside itself); a run with the games split over worker
 processes counts this process's shard only, and the wait for the workers as its own
 line. Each result is saved as ``docs/speed/profile-<env_id>.json``, and the table of
-all saved ones goes into docs/results.md between its ``<!-- results: profile -->``
+all saved ones goes into docs/results/speed.md between its ``<!-- results: profile -->``
 markers. Run from the repository root, one game at a time, on a quiet machine:
 
     python scripts/training_profile.py the_agents_v0 --steps 65536
@@ -35,7 +35,7 @@ from spyenvs.tools.arguments import positive_int, run_reporting_errors  # noqa: 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "docs", "speed")
-RESULTS_MD = os.path.join(ROOT, "docs", "results.md")
+RESULTS_MD = os.path.join(ROOT, "docs", "results", "speed.md")
 MARKER = "profile"
 #: the parts of the run, in the table's order
 PARTS = ("start-up", "learner forward passes", "opponents' moves", "prior scores", "games and vec env",
@@ -150,7 +150,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python scripts/training_profile.py", description=__doc__.split("\n")[0])
     ap.add_argument("env_id", nargs="?", choices=ENV_IDS)
     ap.add_argument("--steps", type=positive_int, default=65_536, help="learner steps (default 65536)")
-    ap.add_argument("--tables", action="store_true", help="rewrite docs/results.md's profile table alone")
+    ap.add_argument("--tables", action="store_true", help="rewrite docs/results/speed.md's profile table alone")
     args = ap.parse_args(argv)
     if not args.tables:
         if args.env_id is None:

@@ -1,5 +1,5 @@
 """How much of the search's gain as the Unrest Rebel comes from foreseeing the heuristic
-Empire's reply to her PLAY (docs/results.md, "The Unrest Rebel against expert iteration").
+Empire's reply to her PLAY (docs/design_notes.md, "The Unrest Rebel against expert iteration").
 
 The Rebel is ``lookahead:play_cards:through=assign_card:dets=D``
 (:mod:`spyenvs.agents.lookahead`): the heuristic, except at PLAY, where for each legal

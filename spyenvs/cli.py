@@ -213,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--spec", action="append", metavar="SPEC",
                    help="--search: a search spec to time (repeatable; default: the documented set)")
     p.add_argument("--save", metavar="JSON", default=None,
-                   help="--search: also write the figures there (docs/search/bench.json feeds docs/results.md)")
+                   help="--search: also write the figures there (docs/search/bench.json feeds docs/results/search.md)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("replay", help="step through a game record, or write it as an HTML page")

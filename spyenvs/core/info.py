@@ -63,7 +63,7 @@ class GameInfo:
     expert_search: str | None = None
     """The search ``expert`` plays in this game, as a spec of :mod:`spyenvs.agents.ismcts`'s
     grammar (``ismcts:SIMS:PLAYOUT:KEY=VALUE ...``), chosen by measurement
-    (docs/results.md, Search); None: the package's default expert."""
+    (docs/results/search.md); None: the package's default expert."""
 
     def __post_init__(self):
         versioned = re.fullmatch(r"(.+)_v(\d+)", self.env_id)

@@ -2,7 +2,7 @@
 count, at a CI-sized sample: the Wilson 95% interval must lie above chance (1/2 in
 2 players, 1/N in N players), so a heuristic no better than random fails, and must
 reach the goal (70%, or 1.5/N), so one clearly below the goal fails too. (The
-goal itself is measured on large samples in docs/results.md.) Also checks heuristics never read hidden state: they get only the
+goal itself is measured on large samples in docs/results/policies.md.) Also checks heuristics never read hidden state: they get only the
 layout, config and role (no game object) and act on observation + mask."""
 
 from __future__ import annotations

@@ -501,7 +501,7 @@ def test_visit_targets_do_not_combine_with_a_macro():
     assert "\n" not in str(err.value)
 
 
-#: the recipe options each shipped config turns on (measured: docs/results.md)
+#: the recipe options each shipped config turns on (measured: docs/results/policies.md)
 SHIPPED_OPTIONS = {"the_agents_v0": ("heuristic", False, False), "unrest_v0": ("heuristic", False, False),
                    "spy_games_v0": ("none", False, False), "specter_ops_v0": ("heuristic", False, True)}
 

@@ -35,8 +35,8 @@ def _copy(folder, env_id: str, **changes) -> dict:
 def _pages(tmp_path):
     tmp_path.mkdir(parents=True, exist_ok=True)
     pages = {}
-    for name, markers in (("README.md", ["pretrained"]), ("results.md", ["pretrained", "curves", "leaderboard", "search"]),
-                          ("benchmarking.md", ["ladder"])):
+    for name, markers in (("policies.md", ["pretrained", "curves", "leaderboard"]), ("search.md", ["search"]),
+                          ("benchmarking.md", ["ladder"]), ("tables.md", ["tables"])):
         body = "".join(f"<!-- results: {m} -->\nold\n<!-- /results: {m} -->\n" for m in markers)
         (tmp_path / name).write_text(f"# {name}\n{body}end\n")
         pages[name] = tmp_path / name
@@ -176,19 +176,22 @@ def test_tables_draw_each_shipped_curve_against_the_heuristic_with_its_level(tmp
     monkeypatch.setattr(leaderboard, "plot_learning_curve",
                         lambda *a, **k: (drawn.append((a[1], k)), real_plot(*a, **k)))
     pages = _pages(tmp_path / "docs")
-    leaderboard.write_tables(str(pages["README.md"]), str(pages["results.md"]), str(pages["benchmarking.md"]),
-                             folder=str(records), img=str(img))
+    leaderboard.write_tables(str(pages["policies.md"]), str(pages["search.md"]), str(pages["benchmarking.md"]),
+                             folder=str(records), img=str(img), tables_md=str(pages["tables.md"]))
+    tables = pages["tables.md"].read_text()
+    assert "| the_agents_v0 | 2p | `the_agents_v0.npz` | 2p |" in tables
+    assert "| the_agents_v0 | 5p | none yet |" in tables and "old" not in tables
     by_path = {os.path.basename(p): k for p, k in drawn}
     agents = by_path["learning_curve_the_agents_v0.png"]
     assert agents["opponents"] == ("heuristic",) and agents["levels"] == {("heuristic", "player"): 0.516}
     assert by_path["learning_curve_spy_games_v0.png"]["levels"] == {}
     assert sorted(os.listdir(img)) == ["learning_curve_spy_games_v0.png", "learning_curve_the_agents_v0.png"]
     assert (img / "learning_curve_the_agents_v0.png").read_bytes()[:8] == PNG
-    text = pages["results.md"].read_text()
+    text = pages["policies.md"].read_text()
     assert "![the_agents_v0 learning curve](img/learning_curve_the_agents_v0.png)" in text
     assert "**spy_games_v0** (no heuristic level recorded: no line)" in text
     assert "**unrest_v0**: no training history in the shipped file" in text
-    assert "| heuristic's own | meets the bar |" in pages["README.md"].read_text() and "old" not in text
+    assert "| heuristic's own | meets the bar |" in text and "old" not in text
 
 
 def _rate(rate):
@@ -216,10 +219,11 @@ def test_above_90_percent_the_bar_against_the_heuristic_is_half_the_way_to_100()
 
 
 def test_the_committed_pages_are_what_the_saved_results_generate(tmp_path):
-    """README.md and docs/results.md hold no hand-typed figure: regenerating every
-    generated section from the saved results (scripts/results_tables.py) on copies of
-    the pages changes nothing."""
+    """The README and the docs hold no hand-typed figure: regenerating every generated
+    section from the saved results (scripts/results_tables.py) on copies of the pages
+    changes nothing, and every page with a generated section is one it rewrites."""
     import importlib.util
+    import re
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     spec = importlib.util.spec_from_file_location("results_tables", os.path.join(root, "scripts", "results_tables.py"))
@@ -227,10 +231,21 @@ def test_the_committed_pages_are_what_the_saved_results_generate(tmp_path):
     spec.loader.exec_module(tables)
     shutil.copyfile(os.path.join(root, "README.md"), tmp_path / "README.md")
     shutil.copytree(os.path.join(root, "docs"), tmp_path / "docs")
+    written = set()
     for page in tables.write_all(str(tmp_path)):
         name = os.path.relpath(page, tmp_path)
+        written.add(name.replace(os.sep, "/"))
         with open(page) as made, open(os.path.join(root, name)) as committed:
             assert made.read() == committed.read(), f"{name} differs from what scripts/results_tables.py makes"
+    marked = set()
+    for folder, _, files in os.walk(root):
+        if os.path.relpath(folder, root).split(os.sep)[0] in (".venv", ".git", "site", "node_modules"):
+            continue
+        for f in files:
+            path = os.path.join(folder, f)
+            if f.endswith(".md") and re.search(r"^<!-- results: [\w-]+ -->$", open(path, encoding="utf-8").read(), re.M):
+                marked.add(os.path.relpath(path, root).replace(os.sep, "/"))
+    assert marked - written == set(), "pages with generated sections that no generator rewrites"
 
 
 def test_the_recipe_column_names_the_config_file_a_run_ran_exactly():
