@@ -30,15 +30,23 @@ def test_train_bench_rows_carry_the_ratio_to_the_tutorial(monkeypatch):
     assert "5.00x" in train_bench.format_rows(rows)
 
 
-def test_train_bench_repeats_report_each_processs_median(monkeypatch):
-    from spyenvs.experiments import train_bench
-
-    walls = iter([10.0, 30.0, 12.0])  # the tutorial's rounds; a burst of other work slowed the second
+def _fake_rounds(monkeypatch, train_bench, tutorial_walls, game_wall, game_loop):
+    """The tutorial's process takes each of ``tutorial_walls`` in turn (its loop as long
+    as its process); every game's takes ``game_wall``, its loop ``game_loop``."""
+    walls = iter(tutorial_walls)
     monkeypatch.setattr(train_bench, "bench_tutorial", lambda steps: (lambda w: {
         "name": "tutorial", "steps": steps, "wall_s": w, "steps_per_s": steps / w, "train_steps_per_s": steps / w})(
         next(walls)))
     monkeypatch.setattr(train_bench, "bench_game", lambda env_id, steps, opts=None: {
-        "name": env_id, "steps": steps, "wall_s": 2.4, "steps_per_s": steps / 2.4, "train_steps_per_s": steps / 2})
+        "name": env_id, "steps": steps, "wall_s": game_wall, "steps_per_s": steps / game_wall,
+        "train_steps_per_s": steps / game_loop})
+
+
+def test_train_bench_repeats_report_each_processs_median(monkeypatch):
+    from spyenvs.experiments import train_bench
+
+    # the tutorial's rounds; a burst of other work slowed the second
+    _fake_rounds(monkeypatch, train_bench, [10.0, 30.0, 12.0], game_wall=2.4, game_loop=2.0)
     rows = train_bench.run_bench(["the_agents_v0"], 1200, repeat=3)
     assert rows[0]["wall_s"] == 12.0 and rows[0]["runs"] == 3
     assert rows[1]["ratio"] == 5.0
@@ -47,12 +55,8 @@ def test_train_bench_repeats_report_each_processs_median(monkeypatch):
 def test_train_bench_prints_each_ratios_spread_over_the_rounds_and_the_tutorials_own_speed(monkeypatch):
     from spyenvs.experiments import train_bench
 
-    walls = iter([10.0, 12.5, 8.0])  # the tutorial's rounds: 120, 96 and 150 steps/s
-    monkeypatch.setattr(train_bench, "bench_tutorial", lambda steps: (lambda w: {
-        "name": "tutorial", "steps": steps, "wall_s": w, "steps_per_s": steps / w, "train_steps_per_s": steps / w})(
-        next(walls)))
-    monkeypatch.setattr(train_bench, "bench_game", lambda env_id, steps, opts=None: {
-        "name": env_id, "steps": steps, "wall_s": 2.0, "steps_per_s": steps / 2, "train_steps_per_s": steps / 2})
+    # the tutorial's rounds: 120, 96 and 150 steps/s
+    _fake_rounds(monkeypatch, train_bench, [10.0, 12.5, 8.0], game_wall=2.0, game_loop=2.0)
     rows = train_bench.run_bench(["the_agents_v0"], 1200, repeat=3)
     # each round's game (600 steps/s) against that round's tutorial: 5.0, 6.25, 4.0
     assert rows[1]["ratio"] == 5.0 and rows[1]["ratio_range"] == [4.0, 6.25]
