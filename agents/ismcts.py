@@ -52,7 +52,11 @@ import numpy as np
 from .policy import BasePolicy
 
 PLAYOUTS = ("random", "heuristic", "pretrained")
-VALUES = ("terminal", "heuristic")
+VALUES = ("terminal", "heuristic", "search")
+#: searches over plans instead of single decisions (``macro=``): ``specter`` is the
+#: Specter Ops search over her turn's end cell and each hunter's turn
+#: (:mod:`spyenvs.agents.specter_search`)
+MACROS = ("none", "specter")
 PRIORS = ("none", "heuristic", "pretrained")
 
 
@@ -86,10 +90,12 @@ class ISMCTS(BasePolicy):
                  time_limit: float | None = None, seed: int | None = None, playout: str = "random",
                  epsilon: float = 0.0, cutoff: int | None = None, value: str = "terminal",
                  prior: str = "none", prior_temperature: float = 1.0, determinizations: int | None = None,
-                 reuse_tree: bool = False, name: str | None = None):
+                 reuse_tree: bool = False, name: str | None = None, macro: str = "none", macro_top: int = 8,
+                 macro_rounds: int = 1):
         check_options(simulations=simulations, time_limit=time_limit, playout=playout, epsilon=epsilon,
                       cutoff=cutoff, value=value, prior=prior, determinizations=determinizations,
                       rollout_limit=rollout_limit, prior_temperature=prior_temperature, c=c)
+        check_macro(macro, macro_top, macro_rounds)
         self.simulations = int(simulations)
         self.c = (1.5 if prior != "none" else 0.7) if c is None else float(c)
         self.rollout_limit = int(rollout_limit)
@@ -102,14 +108,25 @@ class ISMCTS(BasePolicy):
         self.prior_temperature = float(prior_temperature)
         self.determinizations = determinizations
         self.reuse_tree = bool(reuse_tree)
+        self.macro = macro
+        self.macro_top = int(macro_top)
+        self.macro_rounds = int(macro_rounds)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         if name:
             self.name = name
 
-    def bind(self, game: Any, seat: int) -> BoundISMCTS:
+    def bind(self, game: Any, seat: int) -> BasePolicy:
         if self.name == "expert" and not self.__dict__.get("_per_game"):
-            return BoundISMCTS(self._expert_for(game), game, seat)
+            return self._expert_for(game)._bind(game, seat)
+        return self._bind(game, seat)
+
+    def _bind(self, game: Any, seat: int) -> BasePolicy:
+        if self.macro == "specter":
+            if game.env_id != "specter_ops_v0":
+                raise ValueError(f"ismcts macro=specter plays specter_ops_v0, not {game.env_id}")
+            from .specter_search import BoundSpecterSearch
+            return BoundSpecterSearch(self, game, seat)
         return BoundISMCTS(self, game, seat)
 
     def _expert_for(self, game: Any) -> ISMCTS:
@@ -135,6 +152,16 @@ class ISMCTS(BasePolicy):
         raise TypeError("ISMCTS needs the game: call bind(game, seat) or act_game(game, seat)")
 
 
+def check_macro(macro, top, rounds) -> None:
+    """One-line ValueErrors for the plan search's options (``macro``, ``top``, ``rounds``)."""
+    if macro not in MACROS:
+        raise ValueError(f"ismcts macro {macro!r} unknown; allowed: {', '.join(MACROS)}")
+    if not isinstance(top, (int, np.integer)) or top < 1:
+        raise ValueError(f"ismcts top must be a positive int, got {top!r}")
+    if not isinstance(rounds, (int, np.integer)) or rounds < 1:
+        raise ValueError(f"ismcts rounds must be a positive int, got {rounds!r}")
+
+
 def check_options(simulations, time_limit, playout, epsilon, cutoff, value, prior, determinizations,
                   rollout_limit, prior_temperature, c) -> None:
     """One-line ValueErrors for options out of range."""
@@ -151,7 +178,7 @@ def check_options(simulations, time_limit, playout, epsilon, cutoff, value, prio
     if value not in VALUES:
         raise ValueError(f"ismcts value {value!r} unknown; allowed: {', '.join(VALUES)}")
     if cutoff is not None and value == "terminal":
-        raise ValueError("ismcts cut=K needs a value to score the cut state (value=heuristic)")
+        raise ValueError("ismcts cut=K needs a value to score the cut state (value=heuristic or value=search)")
     if prior not in PRIORS:
         raise ValueError(f"ismcts prior {prior!r} unknown; allowed: {', '.join(PRIORS)}")
     if determinizations is not None and (not isinstance(determinizations, (int, np.integer)) or determinizations < 1):
@@ -179,9 +206,9 @@ class BoundISMCTS(BasePolicy):
         self._prior = [_policy_for(spec.prior, game, s, spec.seed) for s in range(n)] \
             if spec.prior != "none" else None
         self._value = None
-        if spec.value == "heuristic":
+        if spec.value != "terminal":
             from .evaluations import state_value_for
-            self._value = state_value_for(game)
+            self._value = state_value_for(game, spec.value)
         self._kept: tuple[_Node, Any, int, int] | None = None  # (subtree, game seed, actions, action)
         #: iterations run by the last search (bench --search reads it)
         self.last_iterations = 0
@@ -424,8 +451,9 @@ def _policy_for(kind: str, game: Any, seat: int, seed: int | None):
 EXPERT = "ismcts:200:random:prior=heuristic:temp=4:cut=10:value=heuristic:dets=32:time=1.0:reuse=1"
 
 _KEYS = {"eps": "epsilon", "cut": "cutoff", "value": "value", "prior": "prior", "c": "c", "time": "time_limit",
-         "dets": "determinizations", "reuse": "reuse_tree", "temp": "prior_temperature", "limit": "rollout_limit"}
-_INTS = {"cutoff", "determinizations", "rollout_limit"}
+         "dets": "determinizations", "reuse": "reuse_tree", "temp": "prior_temperature", "limit": "rollout_limit",
+         "macro": "macro", "top": "macro_top", "rounds": "macro_rounds"}
+_INTS = {"cutoff", "determinizations", "rollout_limit", "macro_top", "macro_rounds"}
 _FLOATS = {"epsilon", "c", "time_limit", "prior_temperature"}
 GRAMMAR = ("ismcts[:SIMS[:PLAYOUT]][:KEY=VALUE ...], PLAYOUT in random|heuristic|pretrained, KEY in "
            + ", ".join(_KEYS))
