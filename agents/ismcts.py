@@ -95,7 +95,7 @@ class ISMCTS(BasePolicy):
         check_options(simulations=simulations, time_limit=time_limit, playout=playout, epsilon=epsilon,
                       cutoff=cutoff, value=value, prior=prior, determinizations=determinizations,
                       rollout_limit=rollout_limit, prior_temperature=prior_temperature, c=c)
-        check_macro(macro, macro_top, macro_rounds)
+        check_macro(macro, macro_top, macro_rounds, playout)
         self.simulations = int(simulations)
         self.c = (1.5 if prior != "none" else 0.7) if c is None else float(c)
         self.rollout_limit = int(rollout_limit)
@@ -152,10 +152,12 @@ class ISMCTS(BasePolicy):
         raise TypeError("ISMCTS needs the game: call bind(game, seat) or act_game(game, seat)")
 
 
-def check_macro(macro, top, rounds) -> None:
+def check_macro(macro, top, rounds, playout) -> None:
     """One-line ValueErrors for the plan search's options (``macro``, ``top``, ``rounds``)."""
     if macro not in MACROS:
         raise ValueError(f"ismcts macro {macro!r} unknown; allowed: {', '.join(MACROS)}")
+    if macro != "none" and playout != "heuristic":
+        raise ValueError(f"ismcts macro={macro} plays its simulations with the heuristic: ismcts:SIMS:heuristic:macro={macro}")
     if not isinstance(top, (int, np.integer)) or top < 1:
         raise ValueError(f"ismcts top must be a positive int, got {top!r}")
     if not isinstance(rounds, (int, np.integer)) or rounds < 1:

@@ -22,7 +22,7 @@ Every other decision of the seat (objective, equipment, turn order, attacks) is 
 heuristic's.
 
 **Simulations.** Each starts from a determinization ``game.resample_hidden(seat, rng)``
-(a pool of ``dets`` of them, cycled by clones), plays the candidate plan, then plays
+(a fresh one each, or with ``dets=D`` a pool of D cycled by clones), plays the candidate plan, then plays
 every seat by the heuristic (each from its own observation of the determinization)
 until ``rounds`` new rounds have begun, and scores that state with the evaluation
 (``value=search``: the fitted
@@ -142,15 +142,11 @@ class BoundSpecterSearch(BasePolicy):
         a = dest.auto_action(obs, mask)
         if a is not None:
             return int(a)
-        walks, _ = dest.choice_mask(obs, mask)
-        if walks is None:
+        plans = self._plans(self.own, obs, mask)
+        if plans is None:
             return int(self.own.act(obs, mask))
-        # her heuristic's turn-start memory (the stall count its fears halve with)
-        self.own.action_scores_advance_batch(obs[None], mask[None])
-        sim = self._sim[self.seat]
+        sim = self._sim[self.seat]  # her stall count, as the live heuristic holds it
         sim._progress, sim._stalled = self.own._progress, self.own._stalled
-        scores = self.own.end_scores(obs, walks.ends)
-        plans = [_Plan(end, -cost + scores[end], steps=walks.path(end)) for end, (cost, _) in walks.ends.items()]
         best = self._search(plans, mask.size)
         dest.decision_mask(obs, mask)
         return int(dest.env_action(best.key))
@@ -160,75 +156,88 @@ class BoundSpecterSearch(BasePolicy):
             planned = self._ride[decision - D_H3]
             if planned is not None and mask[planned]:
                 return int(planned)
-        if decision not in (D_H2, D_H2V):
+        plans = self._plans(self.own, obs, mask) if decision in (D_H2, D_H2V) else None
+        if plans is None:
             return int(self.own.act(obs, mask))
-        self._ride = None
-        legal = np.flatnonzero(mask)
-        scored = self.own.scored_options(obs, mask, legal, decision == D_H2V)
-        if scored is None:
-            return int(self.own.act(obs, mask))
-        opts, score = scored
-        plans = {}
-        for (first, h3, h4, *_), s in zip(opts, (SCORE_SCALE * np.asarray(score)).tolist()):
-            key = (int(first), h3, h4)
-            if key not in plans or s > plans[key].score:
-                plans[key] = _Plan(key, s, answers=key)
-        best = self._search(list(plans.values()), mask.size)
+        best = self._search(plans, mask.size)
         first, h3, h4 = best.answers
         self._ride = (h3, h4)
         return int(first)
 
+    def _plans(self, heuristic: Any, obs: np.ndarray, mask: np.ndarray) -> list[_Plan] | None:
+        """The seat's ``top`` candidate plans, best first by ``heuristic``'s ratings, at
+        a plan decision (her movement step, a hunter's main action); None elsewhere or
+        where there is nothing to plan. Her heuristic's turn-start memory moves on as
+        its own play would (the stall count its fears halve with)."""
+        decision = int(np.argmax(obs[self._decision]))
+        if self.is_agent:
+            walks = self._dest.routes.walks(obs) if decision == D_A3 else None
+            if walks is None:
+                return None
+            heuristic.action_scores_advance_batch(obs[None], mask[None])
+            scores = heuristic.end_scores(obs, walks.ends)
+            plans = [_Plan(end, -cost + scores[end], steps=walks.path(end)) for end, (cost, _) in walks.ends.items()]
+        else:
+            if decision not in (D_H2, D_H2V):
+                return None
+            scored = heuristic.scored_options(obs, mask, np.flatnonzero(mask), decision == D_H2V)
+            if scored is None:
+                return None
+            by_key: dict[tuple, _Plan] = {}
+            for (first, h3, h4, *_), value in zip(scored[0], (SCORE_SCALE * np.asarray(scored[1])).tolist()):
+                key = (int(first), h3, h4)
+                if key not in by_key or value > by_key[key].score:
+                    by_key[key] = _Plan(key, value, answers=key)
+            plans = list(by_key.values())
+        plans.sort(key=lambda p: -p.score)
+        return plans[:self.spec.macro_top]
+
     # ------------------------------------------------------------------ search
     def _search(self, plans: list[_Plan], n_actions: int) -> _Plan:
         spec = self.spec
-        plans.sort(key=lambda p: -p.score)
-        plans = plans[:spec.macro_top]
         if len(plans) == 1:
             self.last_iterations = 0
             return plans[0]
-        z = np.array([p.score for p in plans]) / spec.prior_temperature
-        prior = np.exp(z - z.max())
-        prior /= prior.sum()
-        k = len(plans)
-        visits = np.zeros(k)
-        total = np.zeros(k)
+        root = _Node(plans, spec.prior_temperature)
         deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
         pool: list[Any] = []
-        dets = spec.determinizations or 16
-        game, seat, rng, c = self.game, self.seat, self.rng, spec.c
+        dets = spec.determinizations
+        game, seat, rng = self.game, self.seat, self.rng
         it = 0
         for it in range(spec.simulations):
             if deadline is not None and it > 0 and time.monotonic() > deadline:
                 break
-            if len(pool) < dets:
-                pool.append(game.resample_hidden(seat, rng))
-            d = pool[it % len(pool)].clone()
-            n = visits.sum()
-            fpu = total.sum() / n if n else 0.0
-            q = np.where(visits > 0, total / np.maximum(visits, 1), fpu)
-            i = int(np.argmax(q + c * prior * math.sqrt(n + 1) / (1 + visits)))
-            v = self._simulate(d, plans[i])
-            visits[i] += 1
-            total[i] += v
+            if dets is None:
+                d = game.resample_hidden(seat, rng)
+            else:
+                if len(pool) < dets:
+                    pool.append(game.resample_hidden(seat, rng))
+                d = pool[it % len(pool)].clone()
+            self._simulate(d, root)
         else:
             it = spec.simulations
         self.last_iterations = it
-        best = int(np.lexsort((-prior, total / np.maximum(visits, 1), visits))[-1])
+        visits = root.visits
+        best = int(np.lexsort((root.prior, root.total / np.maximum(visits, 1), visits))[-1])
         share = np.zeros(n_actions, np.float32)
-        for p, v in zip(plans, visits / max(visits.sum(), 1)):
-            share[p.first] += v
+        for plan, v in zip(plans, visits / max(visits.sum(), 1)):
+            share[plan.first] += v
         self.last_visits = share
         return plans[best]
 
-    def _simulate(self, d: Any, plan: _Plan) -> float:
-        """Play ``plan`` for the seat on determinization ``d``, everything else by the
-        heuristic, until ``macro_rounds`` new rounds begin; the seat's value there."""
-        seat, sim = self.seat, self._sim
-        plan_round = d.round
-        stop = plan_round + self.spec.macro_rounds
+    def _simulate(self, d: Any, root: _Node) -> None:
+        """One simulation on determinization ``d``: down the tree of the seat's plans
+        (a plan chosen at each of its plan decisions within ``macro_rounds`` rounds,
+        every other decision the heuristic's), then the seat's value where the rounds
+        end, backed up along the plans chosen."""
+        seat, sim, c = self.seat, self._sim, self.spec.c
+        stop = d.round + self.spec.macro_rounds
+        node = root
+        i = node.select(c)
+        path = [(node, i)]
+        plan: _Plan | None = node.plans[i]
         steps = list(plan.steps) if plan.steps is not None else None
-        answers = plan.answers
-        in_plan = True
+        plan_round = d.round
         memory = [(p._progress, p._stalled) if hasattr(p, "_stalled") else None for p in sim]
         try:
             while not d.is_over and d.round < stop:
@@ -239,20 +248,28 @@ class BoundSpecterSearch(BasePolicy):
                     continue
                 s = d.current_player
                 a = -1
-                if s == seat and in_plan:
-                    if d.round != plan_round:
-                        in_plan = False
-                    elif steps is not None:  # her route this turn, then STOP
-                        if d.dec == A3:
-                            a = steps.pop(0) if steps else NO
-                            in_plan = a != NO
-                    elif d.dec in _HUNTER_PLAN:  # the hunter's turn: main action, H3, H4
-                        a = answers[_HUNTER_PLAN[d.dec]]
-                        if a is None:
+                if s == seat:
+                    if plan is not None and d.round != plan_round:
+                        # the seat's next turn: a plan decision grows the tree below the last plan
+                        plans = self._plans(sim[seat], d.observe(seat), mask) if self._plan_decision(d) else None
+                        if plans is not None:
+                            key = (plan.key, self._own_cell(d))
+                            child = node.children.get(key)
+                            if child is None:
+                                child = node.children[key] = _Node(plans, self.spec.prior_temperature)
+                            node = child
+                            i = node.select(c)
+                            path.append((node, i))
+                            plan = node.plans[i]
+                            steps = list(plan.steps) if plan.steps is not None else None
+                            plan_round = d.round
+                    if plan is not None and d.round == plan_round:
+                        a = self._answer(d, plan, steps)
+                        if a == NO and steps is not None:
+                            plan_round = -1  # her route is over: the turn is the heuristic's
+                        elif a >= 0 and not mask[a]:
                             a = -1
-                    if a >= 0 and not mask[a]:
-                        in_plan = False
-                        a = -1
+                            plan_round = -1
                 if a < 0:
                     a = int(sim[s].act(d.observe(s), mask))
                 d.step(a)
@@ -260,6 +277,52 @@ class BoundSpecterSearch(BasePolicy):
             for p, mem in zip(sim, memory):
                 if mem is not None:
                     p._progress, p._stalled = mem
-        return float(self._value(d)[seat])
+        v = float(self._value(d)[seat])
+        for n, j in path:
+            n.visits[j] += 1
+            n.total[j] += v
+
+    def _plan_decision(self, d: Any) -> bool:
+        """Whether ``d`` asks the seat a plan decision: her first movement step of a
+        turn, a hunter's main action."""
+        if self.is_agent:
+            return d.dec == A3 and d.ag[0].steps == 0
+        return d.dec in (H2, H2V)
+
+    def _own_cell(self, d: Any) -> int:
+        return d.ag[0].pos if self.is_agent else d._hspace(self.seat - 1)
+
+    @staticmethod
+    def _answer(d: Any, plan: _Plan, steps: list[int] | None) -> int:
+        """The plan's answer to ``d``'s decision (-1: the heuristic answers it)."""
+        if steps is not None:  # her route this turn, then STOP
+            if d.dec != A3:
+                return -1
+            return steps.pop(0) if steps else NO
+        k = _HUNTER_PLAN.get(d.dec)  # the hunter's turn: main action, H3, H4
+        a = None if k is None else plan.answers[k]
+        return -1 if a is None else int(a)
 
 
+class _Node:
+    """A plan decision of the searching seat: its candidate plans, their prior (softmax
+    of the heuristic's ratings), visits and summed values, and the nodes of its next
+    plan decision per (plan, its own cell there)."""
+
+    __slots__ = ("plans", "prior", "visits", "total", "children")
+
+    def __init__(self, plans: list[_Plan], temperature: float):
+        self.plans = plans
+        z = np.array([p.score for p in plans]) / temperature
+        prior = np.exp(z - z.max())
+        self.prior = prior / prior.sum()
+        self.visits = np.zeros(len(plans))
+        self.total = np.zeros(len(plans))
+        self.children: dict[tuple, _Node] = {}
+
+    def select(self, c: float) -> int:
+        """PUCT: the mean value (unvisited: the node's mean so far) plus the prior's bonus."""
+        n = self.visits.sum()
+        fpu = self.total.sum() / n if n else 0.0
+        q = np.where(self.visits > 0, self.total / np.maximum(self.visits, 1), fpu)
+        return int(np.argmax(q + c * self.prior * math.sqrt(n + 1) / (1 + self.visits)))
