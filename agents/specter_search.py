@@ -57,35 +57,42 @@ from typing import Any
 
 import numpy as np
 
-from spyenvs.games.specter_ops.data import A3, H2, H2V, H3, H4, NO
+from spyenvs.games.specter_ops.data import A2, A3, CARD0, H2, H2V, H3, H4, NO, SURGE
 
 from .heuristics import HeuristicPolicy
-from .heuristics.specter_ops import D_A3, D_H2, D_H2V, D_H3, D_H4, SCORE_SCALE
+from .heuristics.specter_ops import D_A2, D_A3, D_H2, D_H2V, D_H3, D_H4, SCORE_SCALE
 from .macros.specter_ops import DestinationPlayer, TurnRoutes
 from .policy import BasePolicy
 
 #: decisions a hunter's chosen plan answers: its main action, then the ride's (H3, H4)
 _HUNTER_PLAN = {H2: 0, H2V: 0, H3: 1, H4: 2}
+#: her Adrenal Surge card action (6 steps this turn, rules §2.2)
+SURGE_CARD = CARD0 + SURGE
 
 
 class _Plan:
     """A candidate plan of the searching seat: ``key`` names it (her end cell, or the
     hunter's (first, H3, H4) answers); ``score`` is the heuristic's rating."""
 
-    __slots__ = ("key", "steps", "answers", "score")
+    __slots__ = ("key", "steps", "answers", "score", "card", "end")
 
     @property
     def first(self) -> int:
         """The env action the plan starts with."""
+        if self.card is not None:
+            return self.card
         if self.steps is not None:
             return self.steps[0] if self.steps else NO
         return self.answers[0]
 
-    def __init__(self, key, score: float, steps: list[int] | None = None, answers: tuple | None = None):
+    def __init__(self, key, score: float, steps: list[int] | None = None, answers: tuple | None = None,
+                 card: int | None = None):
         self.key = key
         self.score = score
         self.steps = steps  # agent: the cells her route enters, in order
         self.answers = answers  # hunter: (H2/H2v action, H3 destination or None, H4 answer or None)
+        self.card = card  # agent, asked before she moves: her card answer (NO, or the Adrenal Surge)
+        self.end = None  # agent: the cell her route ends on
 
 
 class BoundSpecterSearch(BasePolicy):
@@ -110,6 +117,7 @@ class BoundSpecterSearch(BasePolicy):
         self._decision = game.layout.blocks["decision"].slice
         self._dest = DestinationPlayer(TurnRoutes(game.layout)) if self.is_agent else None
         self._ride: tuple | None = None  # a hunter's chosen (H3, H4) answers this turn
+        self._chosen: _Plan | None = None  # her plan chosen at the card decision, before she moves
         #: iterations run by the last search, and the root's visit shares
         self.last_iterations = 0
         self.last_visits: np.ndarray | None = None
@@ -136,20 +144,41 @@ class BoundSpecterSearch(BasePolicy):
         return self.act(game.observe(self.seat), game.legal_mask())
 
     def _agent_act(self, obs, mask, decision) -> int:
+        if decision == D_A2 and self._surge_choice(mask):
+            plans = self._plans(self.own, obs, mask)
+            if plans is not None:
+                self._sync_stall()
+                self._chosen = self._search(plans, mask.size)
+                return int(self._chosen.card)
         if decision != D_A3:
             return int(self.own.act(obs, mask))
         dest = self._dest
         a = dest.auto_action(obs, mask)
         if a is not None:
             return int(a)
-        plans = self._plans(self.own, obs, mask)
-        if plans is None:
+        chosen, self._chosen = self._chosen, None
+        walks = dest.routes.walks(obs)
+        if walks is None:
             return int(self.own.act(obs, mask))
-        sim = self._sim[self.seat]  # her stall count, as the live heuristic holds it
-        sim._progress, sim._stalled = self.own._progress, self.own._stalled
-        best = self._search(plans, mask.size)
+        if chosen is not None and dest.routes.steps_taken(obs) == 0 and chosen.end in walks.ends:
+            self.own.action_scores_advance_batch(obs[None], mask[None])  # her turn-start memory
+            best = chosen  # chosen before she moved, with or without the Adrenal Surge
+        else:
+            plans = self._plans(self.own, obs, mask)
+            self._sync_stall()
+            best = self._search(plans, mask.size)
         dest.decision_mask(obs, mask)
-        return int(dest.env_action(best.key))
+        return int(dest.env_action(best.end))
+
+    def _sync_stall(self) -> None:
+        """Her simulations' heuristic starts from the live one's stall count."""
+        sim = self._sim[self.seat]
+        sim._progress, sim._stalled = self.own._progress, self.own._stalled
+
+    def _surge_choice(self, mask: np.ndarray) -> bool:
+        """Whether the search weighs an Adrenal Surge at this card decision (``surge=1``
+        and the card is playable)."""
+        return bool(self.spec.macro_surge and mask.size > SURGE_CARD and mask[SURGE_CARD])
 
     def _hunter_act(self, obs, mask, decision) -> int:
         if decision in (D_H3, D_H4) and self._ride is not None:
@@ -171,12 +200,29 @@ class BoundSpecterSearch(BasePolicy):
         its own play would (the stall count its fears halve with)."""
         decision = int(np.argmax(obs[self._decision]))
         if self.is_agent:
-            walks = self._dest.routes.walks(obs) if decision == D_A3 else None
-            if walks is None:
+            routes = self._dest.routes
+            if decision == D_A2 and self._surge_choice(mask):
+                # before she moves: her walks of 4 steps, and of 6 after an Adrenal Surge
+                options = [(NO, routes.walks(obs)), (SURGE_CARD, routes.walks(obs, 6))]
+                turn_start = True
+            elif decision == D_A3:
+                heuristic.action_scores_advance_batch(obs[None], mask[None])
+                options = [(None, routes.walks(obs))]
+                turn_start = False
+            else:
                 return None
-            heuristic.action_scores_advance_batch(obs[None], mask[None])
-            scores = heuristic.end_scores(obs, walks.ends)
-            plans = [_Plan(end, -cost + scores[end], steps=walks.path(end)) for end, (cost, _) in walks.ends.items()]
+            if options[0][1] is None:
+                return None
+            plans = []
+            share = self.spec.macro_top // len(options) or 1
+            for card, walks in options:
+                scores = heuristic.end_scores(obs, walks.ends, turn_start)
+                mine = [_Plan((card, end) if card is not None else end, -cost + scores[end],
+                              steps=walks.path(end), card=card) for end, (cost, _) in walks.ends.items()]
+                for plan, end in zip(mine, walks.ends):
+                    plan.end = end
+                mine.sort(key=lambda p: -p.score)
+                plans += mine[:share]
         else:
             if decision not in (D_H2, D_H2V):
                 return None
@@ -286,6 +332,8 @@ class BoundSpecterSearch(BasePolicy):
         """Whether ``d`` asks the seat a plan decision: her first movement step of a
         turn, a hunter's main action."""
         if self.is_agent:
+            if d.dec == A2:
+                return self._surge_choice(d.legal_mask())
             return d.dec == A3 and d.ag[0].steps == 0
         return d.dec in (H2, H2V)
 
@@ -295,7 +343,9 @@ class BoundSpecterSearch(BasePolicy):
     @staticmethod
     def _answer(d: Any, plan: _Plan, steps: list[int] | None) -> int:
         """The plan's answer to ``d``'s decision (-1: the heuristic answers it)."""
-        if steps is not None:  # her route this turn, then STOP
+        if steps is not None:  # her card answer, her route this turn, then STOP
+            if d.dec == A2 and plan.card is not None:
+                return plan.card
             if d.dec != A3:
                 return -1
             return steps.pop(0) if steps else NO

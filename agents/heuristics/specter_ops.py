@@ -367,8 +367,7 @@ class AgentHeuristic(_Base):
         if self.plan_turn:
             stalled = self._stalled
             if left == max_steps:  # first step of the turn
-                progress = (int(round(b[P_DONE].sum())), -int(plain[here]))
-                stalled = self._stalled + 1 if progress <= self._progress else 0
+                stalled, progress = self._turn_start(b, here, plain)
                 if remember:
                     self._stalled = stalled
                     self._progress = max(progress, self._progress)
@@ -397,6 +396,12 @@ class AgentHeuristic(_Base):
             end = parent[end]
         return end if mask[end] else greedy
 
+    def _turn_start(self, b, here, plain) -> tuple[int, tuple[int, int]]:
+        """(the stall count at a turn that starts here, the progress it starts with):
+        turns started without beating the best (objectives done, -steps to the next stop)."""
+        progress = (int(round(b[P_DONE].sum())), -int(plain[here]))
+        return (self._stalled + 1 if progress <= self._progress else 0), progress
+
     def _walk_costs(self, b, here, plain, left, steps, fear):
         """(cost of entering each cell, hunter figure cells, cheapest cost on from each
         cell to the next stop) of her walk this turn at ``fear``."""
@@ -410,11 +415,12 @@ class AgentHeuristic(_Base):
         dist = m.search(plain, cost).upto(reach, steps)
         return cost, hunters, dist
 
-    def end_scores(self, obs, ends) -> dict[int, float] | None:
+    def end_scores(self, obs, ends, turn_start: bool = False) -> dict[int, float] | None:
         """Minus what her turn's plan (:meth:`step`) costs when it ends on each cell of
         ``ends`` (cells she can reach this turn): the cost on from there to her next
         stop plus the fear of ending where a hunter's next move can see her, at the
-        fear of her current stall count (the walk there is the caller's). None off the
+        fear of her current stall count (``turn_start``: of the count her turn's first
+        step will set, asked before it) (the walk there is the caller's). None off the
         board."""
         b = self.board(obs)
         here_plan = self._here_plan(obs, b)
@@ -422,7 +428,8 @@ class AgentHeuristic(_Base):
             return None
         here, (_, plain) = here_plan
         taken, max_steps = turn_steps(obs[self._private])
-        fear = 0.5 ** self._stalled if self.plan_turn else 1.0
+        stalled = self._turn_start(b, here, plain)[0] if turn_start else self._stalled
+        fear = 0.5 ** stalled if self.plan_turn else 1.0
         cells = list(ends)
         _, _, dist = self._walk_costs(b, here, plain, max_steps - taken, cells, fear)
         danger = self.threat(obs, b) * (fear * self.danger_cost)

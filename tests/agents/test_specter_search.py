@@ -181,11 +181,11 @@ def test_her_search_plays_a_route_the_planner_offers_and_leaves_the_live_game_al
 
 
 # ------------------------------------------------------------ whole games
-@pytest.mark.parametrize("players", [2, 4])
-def test_plan_search_plays_legal_moves_to_the_end_of_a_game(players):
+@pytest.mark.parametrize("players, options", [(2, ""), (4, ""), (2, ":surge=1:rounds=2")])
+def test_plan_search_plays_legal_moves_to_the_end_of_a_game(players, options):
     g = make_game("specter_ops_v0", num_players=players)
     g.reset(11)
-    spec = parse_spec("ismcts:3:heuristic:macro=specter:value=search:top=3:dets=2", seed=0)
+    spec = parse_spec("ismcts:3:heuristic:macro=specter:value=search:top=3:dets=2" + options, seed=0)
     bound = [spec.bind(g, s) for s in range(g.num_players)]
     while not g.is_over:
         s = g.current_player
