@@ -60,7 +60,7 @@ import numpy as np
 from spyenvs.games.specter_ops.data import A2, A3, CARD0, H2, H2V, H3, H4, NO, SURGE
 
 from .heuristics import HeuristicPolicy
-from .heuristics.specter_ops import D_A2, D_A3, D_H2, D_H2V, D_H3, D_H4, SCORE_SCALE
+from .heuristics.specter_ops import D_A2, D_A3, D_H2, D_H2V, D_H3, D_H4, P_BELIEF_MAIN, SCORE_SCALE
 from .macros.specter_ops import DestinationPlayer, TurnRoutes
 from .policy import BasePolicy
 
@@ -249,6 +249,7 @@ class BoundSpecterSearch(BasePolicy):
         pool: list[Any] = []
         dets = spec.determinizations
         game, seat, rng = self.game, self.seat, self.rng
+        bias = self._location_bias(game) if spec.macro_bias and not self.is_agent else None
         it = 0
         for it in range(spec.simulations):
             if deadline is not None and it > 0 and time.monotonic() > deadline:
@@ -259,7 +260,7 @@ class BoundSpecterSearch(BasePolicy):
                 if len(pool) < dets:
                     pool.append(game.resample_hidden(seat, rng))
                 d = pool[it % len(pool)].clone()
-            self._simulate(d, root)
+            self._simulate(d, root, 1.0 if bias is None else float(bias[d.ag[0].pos]))
         else:
             it = spec.simulations
         self.last_iterations = it
@@ -271,11 +272,25 @@ class BoundSpecterSearch(BasePolicy):
         self.last_visits = share
         return plans[best]
 
-    def _simulate(self, d: Any, root: _Node) -> None:
+    def _location_bias(self, game: Any) -> np.ndarray:
+        """Per cell, the weight of a determinization that puts her there (``bias=1``): the
+        hunter heuristic's goal prior (cells nearer the objectives she still needs, else
+        the exits, weigh more; public, from the seat's observation), over its mean on
+        the belief. Nijssen and Winands' location categorization for Scotland Yard: the
+        belief says where she can be, her goals where she is likely to be."""
+        obs = game.observe(self.seat)
+        own = self.own
+        prior = np.asarray(own.prior(own.board(obs), game.layout.view(obs, "agents")), np.float64)
+        belief = own.board(obs)[P_BELIEF_MAIN] > 0.5
+        mean = prior[belief].mean() if belief.any() else 1.0
+        return prior / mean
+
+    def _simulate(self, d: Any, root: _Node, weight: float = 1.0) -> None:
         """One simulation on determinization ``d``: down the tree of the seat's plans
         (a plan chosen at each of its plan decisions within ``macro_rounds`` rounds,
         every other decision the heuristic's), then the seat's value where the rounds
-        end, backed up along the plans chosen."""
+        end, backed up along the plans chosen with ``weight`` (an importance weight of
+        the determinization)."""
         seat, sim, c = self.seat, self._sim, self.spec.c
         stop = d.round + self.spec.macro_rounds
         node = root
@@ -325,8 +340,8 @@ class BoundSpecterSearch(BasePolicy):
                     p._progress, p._stalled = mem
         v = float(self._value(d)[seat])
         for n, j in path:
-            n.visits[j] += 1
-            n.total[j] += v
+            n.visits[j] += weight
+            n.total[j] += weight * v
 
     def _plan_decision(self, d: Any) -> bool:
         """Whether ``d`` asks the seat a plan decision: her first movement step of a

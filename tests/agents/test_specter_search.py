@@ -170,6 +170,15 @@ def test_a_hunters_determinizations_place_her_on_the_public_belief():
     assert len(cells) == min(belief.bit_count(), len(cells)) and (belief.bit_count() == 1 or len(cells) > 1)
 
 
+def test_a_hunters_location_bias_weighs_her_cells_by_her_goals_averaging_one_on_the_belief():
+    g = _play_until(_round_one(), lambda g: g.round >= 4 and g.dec in (H2, H2V))
+    seat = g.current_player
+    search = parse_spec(SMALL + ":bias=1", seed=0).bind(g, seat)
+    weights = search._location_bias(g)
+    cells = B.cells_of(g.bel[0].union())
+    assert np.mean(weights[cells]) == pytest.approx(1.0) and (weights > 0).all()
+
+
 def test_her_search_plays_a_route_the_planner_offers_and_leaves_the_live_game_alone():
     g = _play_until(_round_one(), lambda g: g.round >= 2 and g.dec == A3)
     before = (g.hidden_key(0), list(g.actions))
@@ -181,7 +190,7 @@ def test_her_search_plays_a_route_the_planner_offers_and_leaves_the_live_game_al
 
 
 # ------------------------------------------------------------ whole games
-@pytest.mark.parametrize("players, options", [(2, ""), (4, ""), (2, ":surge=1:rounds=2")])
+@pytest.mark.parametrize("players, options", [(2, ""), (4, ""), (2, ":surge=1:rounds=2"), (4, ":bias=1")])
 def test_plan_search_plays_legal_moves_to_the_end_of_a_game(players, options):
     g = make_game("specter_ops_v0", num_players=players)
     g.reset(11)
