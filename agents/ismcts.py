@@ -91,7 +91,8 @@ class ISMCTS(BasePolicy):
                  epsilon: float = 0.0, cutoff: int | None = None, value: str = "terminal",
                  prior: str = "none", prior_temperature: float = 1.0, determinizations: int | None = None,
                  reuse_tree: bool = False, name: str | None = None, macro: str = "none", macro_top: int = 8,
-                 macro_rounds: int = 1, macro_surge: bool = False, macro_bias: bool = False):
+                 macro_rounds: int = 1, macro_surge: bool = False, macro_bias: bool = False,
+                 macro_reply: bool = False):
         check_options(simulations=simulations, time_limit=time_limit, playout=playout, epsilon=epsilon,
                       cutoff=cutoff, value=value, prior=prior, determinizations=determinizations,
                       rollout_limit=rollout_limit, prior_temperature=prior_temperature, c=c)
@@ -113,6 +114,7 @@ class ISMCTS(BasePolicy):
         self.macro_rounds = int(macro_rounds)
         self.macro_surge = bool(macro_surge)
         self.macro_bias = bool(macro_bias)
+        self.macro_reply = bool(macro_reply)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         if name:
@@ -456,7 +458,8 @@ EXPERT = "ismcts:200:random:prior=heuristic:temp=4:cut=10:value=heuristic:dets=3
 
 _KEYS = {"eps": "epsilon", "cut": "cutoff", "value": "value", "prior": "prior", "c": "c", "time": "time_limit",
          "dets": "determinizations", "reuse": "reuse_tree", "temp": "prior_temperature", "limit": "rollout_limit",
-         "macro": "macro", "top": "macro_top", "rounds": "macro_rounds", "surge": "macro_surge", "bias": "macro_bias"}
+         "macro": "macro", "top": "macro_top", "rounds": "macro_rounds", "surge": "macro_surge", "bias": "macro_bias",
+         "reply": "macro_reply"}
 _INTS = {"cutoff", "determinizations", "rollout_limit", "macro_top", "macro_rounds"}
 _FLOATS = {"epsilon", "c", "time_limit", "prior_temperature"}
 GRAMMAR = ("ismcts[:SIMS[:PLAYOUT]][:KEY=VALUE ...], PLAYOUT in random|heuristic|pretrained, KEY in "
@@ -500,7 +503,7 @@ def parse_spec(spec: str, seed: int | None = None, name: str | None = None) -> I
                 kwargs[field] = int(raw)
             elif field in _FLOATS:
                 kwargs[field] = float(raw)
-            elif field in ("reuse_tree", "macro_surge", "macro_bias"):
+            elif field in ("reuse_tree", "macro_surge", "macro_bias", "macro_reply"):
                 if raw not in ("0", "1"):
                     raise ValueError
                 kwargs[field] = raw == "1"

@@ -61,6 +61,7 @@ from spyenvs.games.specter_ops.data import A2, A3, CARD0, H2, H2V, H3, H4, NO, S
 
 from .heuristics import HeuristicPolicy
 from .heuristics.specter_ops import D_A2, D_A3, D_H2, D_H2V, D_H3, D_H4, P_BELIEF_MAIN, SCORE_SCALE
+from .evaluations.specter_ops import hunters_phase
 from .macros.specter_ops import DestinationPlayer, TurnRoutes
 from .policy import BasePolicy
 
@@ -293,6 +294,7 @@ class BoundSpecterSearch(BasePolicy):
         the determinization)."""
         seat, sim, c = self.seat, self._sim, self.spec.c
         stop = d.round + self.spec.macro_rounds
+        reply = self.spec.macro_reply and not self.is_agent  # a hunter's: through her next turn
         node = root
         i = node.select(c)
         path = [(node, i)]
@@ -301,7 +303,7 @@ class BoundSpecterSearch(BasePolicy):
         plan_round = d.round
         memory = [(p._progress, p._stalled) if hasattr(p, "_stalled") else None for p in sim]
         try:
-            while not d.is_over and d.round < stop:
+            while not d.is_over and (d.round < stop or (reply and not hunters_phase(d))):
                 mask = d.legal_mask()
                 legal = mask.nonzero()[0]
                 if legal.size == 1:

@@ -1,8 +1,8 @@
 """Fit the Specter Ops search's state evaluation (:func:`spyenvs.agents.evaluations.
 specter_ops.search_value`): play games between two policies (the heuristic by default),
 record the :func:`~spyenvs.agents.evaluations.specter_ops.features` of the state at the
-start of every round, and fit a logistic regression of the agent's side winning on
-them, per table size. The games with odd seeds are held out: the log loss and accuracy
+start of every round (her turn) and of every hunters' phase, and fit a logistic
+regression of the agent's side winning on them, per table size and phase. The games with odd seeds are held out: the log loss and accuracy
 there are printed beside those of the plain evaluation (``state_value``) and of a
 constant, so the fit shows what it adds.
 
@@ -17,13 +17,15 @@ import sys
 
 import numpy as np
 
-from spyenvs.agents.evaluations.specter_ops import FEATURES, features, state_value
+from spyenvs.agents.evaluations.specter_ops import FEATURES, features, hunters_phase, state_value
 from spyenvs.agents.registry import make_policy
 from spyenvs.registry import make_game
 
 
-def collect(players: int, games: int, seed: int, agent: str = "heuristic", hunters: str = "heuristic"):
-    """(features per round start, agent won, game index, plain value) over ``games`` games."""
+def collect(players: int, games: int, seed: int, agent: str = "heuristic", hunters: str = "heuristic",
+            phase: str = "agents"):
+    """(features, agent won, game index, plain value) at the start of every round's
+    ``phase`` (``agents``: her turn; ``hunters``: the hunters' phase) over ``games`` games."""
     g = make_game("specter_ops_v0", num_players=players)
     X, y, gid, plain = [], [], [], []
     for i in range(games):
@@ -33,7 +35,7 @@ def collect(players: int, games: int, seed: int, agent: str = "heuristic", hunte
         rows, vals = [], []
         last = 0
         while not g.is_over:
-            if g.round != last and g.round >= 1:
+            if g.round != last and g.round >= 1 and (phase == "agents" or hunters_phase(g)):
                 last = g.round
                 rows.append(features(g))
                 vals.append(state_value(g)[0])
@@ -69,8 +71,8 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def report(players: int, games: int, seed: int, agent: str, hunters: str) -> dict:
-    X, y, gid, plain = collect(players, games, seed, agent, hunters)
+def report(players: int, games: int, seed: int, agent: str, hunters: str, phase: str = "agents") -> dict:
+    X, y, gid, plain = collect(players, games, seed, agent, hunters, phase)
     train, test = gid % 2 == 0, gid % 2 == 1
     w = fit_logistic(X[train], y[train])
     A = np.hstack([np.ones((len(X), 1)), X])
@@ -80,7 +82,7 @@ def report(players: int, games: int, seed: int, agent: str, hunters: str) -> dic
     pp = 1.0 / (1.0 + np.exp(-(wp[0] + wp[1] * plain[test])))
     base = np.full(test.sum(), y[train].mean())
     out = {
-        "players": players, "games": games, "rows": int(len(X)), "agent_win_rate": float(y[gid >= 0].mean()),
+        "players": players, "phase": phase, "games": games, "rows": int(len(X)), "agent_win_rate": float(y[gid >= 0].mean()),
         "held_out": {"features": {"log_loss": log_loss(p, y[test]), "accuracy": float(((p > .5) == y[test]).mean())},
                      "plain": {"log_loss": log_loss(pp, y[test]), "accuracy": float(((pp > .5) == y[test]).mean())},
                      "constant": {"log_loss": log_loss(base, y[test])}},
@@ -99,9 +101,12 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=5_000_000)
     ap.add_argument("--agent", default="heuristic")
     ap.add_argument("--hunters", default="heuristic")
+    ap.add_argument("--phase", action="append", choices=("agents", "hunters"),
+                    help="where in the round the states are taken (default both)")
     args = ap.parse_args(argv)
     for n in args.players or [2, 4]:
-        print(json.dumps(report(n, args.games, args.seed, args.agent, args.hunters), indent=1))
+        for phase in args.phase or ["agents", "hunters"]:
+            print(json.dumps(report(n, args.games, args.seed, args.agent, args.hunters, phase), indent=1))
     return 0
 
 

@@ -29,7 +29,7 @@ from itertools import permutations
 import numpy as np
 
 from spyenvs.games.specter_ops import board as B
-from spyenvs.games.specter_ops.data import BLUEJAY
+from spyenvs.games.specter_ops.data import BLUEJAY, H0, H1, H2, H2V, H3, H4, H5, H6
 
 from ..heuristics.specter_ops import _bfs
 
@@ -53,6 +53,7 @@ FEATURES = (
     "route",        # king steps left on her shortest route to a win (objectives she needs, then an exit), / 10
     "slack",        # rounds left minus the turns that route takes (4 steps a turn, one per completion), / 10
     "hp",           # her health left, in hits
+    "last_hp",      # 1 when one more hit ends the game
     "done",         # objectives completed
     "seen",         # hunters that see her now (effective sight, rules §3.5)
     "threat",       # hunters whose next move (a walk of 4, or a drive and an exit) can bring her into sight
@@ -64,6 +65,7 @@ FEATURES = (
 N_FEATURES = len(FEATURES)
 
 _OPEN_CELLS = B.cells_of(B.OPEN)
+_HUNTER_DECISIONS = frozenset((H0, H1, H2, H2V, H3, H4, H5, H6))
 #: per cell x, the cells from which a hunter sees x (no smoke, no Sniper restriction)
 _SEEN_FROM: list[int] = [0] * B.N
 for _c in _OPEN_CELLS:
@@ -192,6 +194,7 @@ def features(game) -> np.ndarray:
         min(steps, 99.0) / 10.0,
         (rounds_left - min(turns, 99.0)) / 10.0,
         float(ag.hp),
+        1.0 if ag.hp <= 1 else 0.0,
         float(len(game.completed)),
         float(seen),
         float(threat),
@@ -202,22 +205,33 @@ def features(game) -> np.ndarray:
     ])
 
 
-#: fitted weights per table size (see the module docstring): (bias, weights per feature
-#: in :data:`FEATURES` order). ``specter_value_fit --games 600`` (seed 5000000), from
-#: 13753 round starts at 2 players and 15284 at 4; held-out log loss 0.590 (the plain
-#: evaluation, calibrated: 0.631; a constant: 0.663) at 2 players, 0.591 (0.646; 0.682) at 4
-WEIGHTS: dict[bool, tuple[float, tuple[float, ...]]] = {
-    False: (-0.578, (-0.666, 0.936, 0.277, 0.278, -0.309, -0.059, -0.216, -0.209, -0.04, 0.013)),  # 2-3 players
-    True: (-0.957, (-0.809, 0.786, 0.292, 0.244, -0.154, 0.015, -0.266, -0.163, -0.005, -0.029)),  # 4-5 players
+#: fitted weights per (4-5 players, phase): (bias, weights per feature in
+#: :data:`FEATURES` order), ``specter_value_fit --games 500`` (seed 5000000). Held-out
+#: log loss at 2 players, her turn / the hunters' phase: 0.597 / 0.593 (the plain
+#: evaluation, calibrated: 0.636 / 0.636; a constant: 0.664 / 0.666); at 4 players
+#: 0.586 / 0.577 (0.644 / 0.645; 0.684 / 0.682); 11124 to 12783 states each
+WEIGHTS: dict[tuple[bool, str], tuple[float, tuple[float, ...]]] = {
+    (False, "agents"): (-0.532, (-0.668, 0.977, 0.247, -0.239, 0.28, -0.313, -0.075, -0.21, -0.201, -0.044, 0.026)),
+    (False, "hunters"): (-0.726, (-0.708, 0.983, 0.248, -0.226, 0.275, -0.237, -0.314, -0.047, -0.14, -0.025, -0.222)),
+    (True, "agents"): (-1.129, (-0.818, 0.805, 0.328, -0.052, 0.253, -0.132, -0.006, -0.263, -0.156, -0.005, -0.009)),
+    (True, "hunters"): (-1.326, (-0.848, 0.798, 0.335, -0.022, 0.215, -0.119, -0.246, -0.218, -0.092, 0.021, -0.108)),
 }
+
+
+def hunters_phase(game) -> bool:
+    """Whether ``game`` asks a hunters' phase decision (a vote, the turn order, a
+    hunter's turn), rather than one of her turn's."""
+    return game.dec in _HUNTER_DECISIONS
 
 
 def search_value(game) -> list[float]:
     """The agent's side's payoff estimated by the fitted logistic model over
-    :func:`features` (2 P(agents win) - 1)."""
+    :func:`features` (2 P(agents win) - 1), with the weights of the table size and of
+    the phase the round is in (her turn next, or the hunters'): search scores states at
+    the start of one or the other."""
     if game.winner is not None:
         return list(game.outcome())
-    bias, w = WEIGHTS[bool(game.big)]
+    bias, w = WEIGHTS[(bool(game.big), "hunters" if hunters_phase(game) else "agents")]
     z = bias + float(np.dot(w, features(game)))
     agent = math.tanh(0.5 * z)  # = 2 sigmoid(z) - 1
     return _sides(game, agent)

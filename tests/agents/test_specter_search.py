@@ -190,7 +190,7 @@ def test_her_search_plays_a_route_the_planner_offers_and_leaves_the_live_game_al
 
 
 # ------------------------------------------------------------ whole games
-@pytest.mark.parametrize("players, options", [(2, ""), (4, ""), (2, ":surge=1:rounds=2"), (4, ":bias=1")])
+@pytest.mark.parametrize("players, options", [(2, ""), (4, ""), (2, ":surge=1:rounds=2"), (4, ":bias=1:reply=1")])
 def test_plan_search_plays_legal_moves_to_the_end_of_a_game(players, options):
     g = make_game("specter_ops_v0", num_players=players)
     g.reset(11)
