@@ -119,7 +119,9 @@ class BoundSpecterSearch(BasePolicy):
         self._dest = DestinationPlayer(TurnRoutes(game.layout)) if self.is_agent else None
         self._ride: tuple | None = None  # a hunter's chosen (H3, H4) answers this turn
         self._chosen: _Plan | None = None  # her plan chosen at the card decision, before she moves
-        #: iterations run by the last search, and the root's visit shares
+        #: iterations run by the last move's search (0: played without one), and the
+        #: visit shares of its plans by their first action (a one-hot without a search):
+        #: expert iteration's cloning targets
         self.last_iterations = 0
         self.last_visits: np.ndarray | None = None
 
@@ -133,11 +135,17 @@ class BoundSpecterSearch(BasePolicy):
         self.last_iterations = 0
         legal = np.flatnonzero(mask)
         if legal.size == 1:
-            return int(legal[0])
-        decision = int(np.argmax(observation[self._decision]))
-        if self.is_agent:
-            return self._agent_act(observation, mask, decision)
-        return self._hunter_act(observation, mask, decision)
+            a = int(legal[0])
+        else:
+            decision = int(np.argmax(observation[self._decision]))
+            if self.is_agent:
+                a = self._agent_act(observation, mask, decision)
+            else:
+                a = self._hunter_act(observation, mask, decision)
+        if self.last_iterations == 0:  # played without searching: the visits are the move
+            self.last_visits = np.zeros(mask.size, np.float32)
+            self.last_visits[a] = 1.0
+        return a
 
     def search(self, game: Any) -> int:
         """The move for the live ``game`` (``bench --search`` times it); searches only at

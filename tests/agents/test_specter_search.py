@@ -187,6 +187,10 @@ def test_her_search_plays_a_route_the_planner_offers_and_leaves_the_live_game_al
     assert g.legal_mask()[a] and search.last_iterations == 24
     assert (g.hidden_key(0), list(g.actions)) == before
     assert search.last_visits is not None and search.last_visits.sum() == pytest.approx(1.0)
+    g.step(a)
+    if g.current_player == 0 and g.dec == A3 and np.flatnonzero(g.legal_mask()).size > 1:
+        step = search.act(g.observe(0), g.legal_mask())  # her route goes on without a search
+        assert search.last_iterations == 0 and search.last_visits[step] == 1.0
 
 
 # ------------------------------------------------------------ whole games
