@@ -18,30 +18,35 @@ and its values come out flat. This search branches where the game is decided ins
   (:meth:`~spyenvs.agents.heuristics.specter_ops.HunterHeuristic.scored_options`); the
   ride's later decisions (H3, H4) follow the chosen plan.
 
-Every other decision of the seat (objective, equipment, turn order, attacks) is the
-heuristic's.
+With ``surge=1`` she also weighs an Adrenal Surge at her card decision before moving
+(half the candidates are her walks of 6 steps). Every other decision of the seat
+(objective, other equipment, turn order, attacks) is the heuristic's.
 
 **Simulations.** Each starts from a determinization ``game.resample_hidden(seat, rng)``
-(a fresh one each, or with ``dets=D`` a pool of D cycled by clones), plays the candidate plan, then plays
-every seat by the heuristic (each from its own observation of the determinization)
-until ``rounds`` new rounds have begun, and scores that state with the evaluation
-(``value=search``: the fitted
-:func:`~spyenvs.agents.evaluations.specter_ops.search_value`, what changes every round:
-her route left against the clock, health, the hunters' sight and reach, the size of
-their belief; ``value=heuristic``: the plain
+(a fresh one each, or with ``dets=D`` a pool of D cycled by clones), plays the
+candidate plan, then every decision by the heuristic (each seat from its own
+observation of the determinization) until ``rounds`` new rounds have begun (her next
+turn's start; with ``reply=1`` a hunter's run on through her turn to the next
+hunters' phase), and scores that state with the evaluation (``value=search``: the
+fitted :func:`~spyenvs.agents.evaluations.specter_ops.search_value`, what changes
+every round: her route left against the clock, health, the hunters' sight and reach,
+the size of their belief; ``value=heuristic``: the plain
 :func:`~spyenvs.agents.evaluations.specter_ops.state_value`), or by the outcome where
-the game ended. Candidates are chosen by PUCT over the heuristic's scores (softmax at
+the game ended. With ``rounds`` above 1 the seat's plan decisions inside the horizon
+are tree nodes too (keyed by the plan above and the seat's own cell), chosen as the
+root's are. Candidates are chosen by PUCT over the heuristic's scores (softmax at
 ``temp``) with the simulations' mean values; the most visited is played.
 
 **What a hunter's search knows.** A hunter's determinizations place her uniformly on
 the hunters' exact public belief set (rules §6.1/§6.2: ``resample_hidden`` draws her
 cell from the union of the belief's branches and her last turns backwards from it), so
 the search averages its plans over every cell she can be on and never reads where she
-is. **The hunters' joint move** is searched one hunter at a time: each hunter seat
-searches its own turn when it is asked, the hunters still to move that round (and
-everybody after) played by the heuristic in the simulations; the team's turn order
-(H1) is the heuristic's (the Gun last, with the belief the others' clears have cut).
-A team tree over the joint move would multiply the candidates (8 per hunter: 64 or
+is; ``bias=1`` weighs each determinization by the goal prior of her cell (location
+categorization). **The hunters' joint move** is searched one hunter at a time: each
+hunter seat searches its own turn when it is asked, the hunters still to move that
+round (and everybody after) played by the heuristic in the simulations; the team's
+turn order (H1) is the heuristic's (the Gun last, with the belief the others' clears
+have cut). A team tree over the joint move would multiply the candidates (8 per hunter: 64 or
 512 joint plans) for a second of search.
 
 The agent's search reads her observation and ``resample_hidden(0, rng)``, which for her
