@@ -197,8 +197,9 @@ def check_options(simulations, time_limit, playout, epsilon, cutoff, value, prio
         raise ValueError(f"ismcts c must be non-negative, got {c!r}")
 
 
-class BoundISMCTS(BasePolicy):
-    """ISMCTS playing ``seat`` of the live ``game``."""
+class BoundSearch(BasePolicy):
+    """A search playing ``seat`` of the live ``game`` with the options of ``spec`` (an
+    :class:`ISMCTS` template, whose random stream it shares)."""
 
     def __init__(self, spec: ISMCTS, game: Any, seat: int):
         self.spec = spec
@@ -206,6 +207,44 @@ class BoundISMCTS(BasePolicy):
         self.game = game
         self.seat = seat
         self.rng = spec.rng
+        #: iterations run by the last search (bench --search reads it; 0: no search)
+        self.last_iterations = 0
+        #: the share of the root's visits per action at the last move (a one-hot where
+        #: the move was played without a search): expert iteration's cloning targets
+        self.last_visits: np.ndarray | None = None
+
+    def _determinizations(self, game: Any):
+        """One determinization of ``game`` from the seat's view per simulation, within
+        the budget (``simulations``, ``time``): a fresh ``resample_hidden`` each, or
+        with ``dets=D`` clones of D cycled; :attr:`last_iterations` counts them."""
+        spec, seat, rng = self.spec, self.seat, self.rng
+        deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
+        pool: list[Any] = []
+        dets = spec.determinizations
+        self.last_iterations = 0
+        for it in range(spec.simulations):
+            if deadline is not None and it > 0 and time.monotonic() > deadline:
+                return
+            if dets is None:
+                d = game.resample_hidden(seat, rng)
+            else:
+                if len(pool) < dets:
+                    pool.append(game.resample_hidden(seat, rng))
+                d = pool[it % len(pool)].clone()
+            self.last_iterations = it + 1
+            yield d
+
+    def _check_turn(self) -> None:
+        game = self.game
+        if game.is_over or game.current_player != self.seat:
+            raise ValueError(f"{type(self).__name__} bound to seat {self.seat} asked to act out of turn")
+
+
+class BoundISMCTS(BoundSearch):
+    """ISMCTS playing ``seat`` of the live ``game``."""
+
+    def __init__(self, spec: ISMCTS, game: Any, seat: int):
+        super().__init__(spec, game, seat)
         n = game.num_players
         self._playout = [_policy_for(spec.playout, game, s, spec.seed) for s in range(n)] \
             if spec.playout != "random" else None
@@ -216,16 +255,10 @@ class BoundISMCTS(BasePolicy):
             from .evaluations import state_value_for
             self._value = state_value_for(game, spec.value)
         self._kept: tuple[_Node, Any, int, int] | None = None  # (subtree, game seed, actions, action)
-        #: iterations run by the last search (bench --search reads it)
-        self.last_iterations = 0
-        #: the share of the root's visits per action at the last move (a one-hot where
-        #: the move was forced or a win at once): expert iteration's cloning targets
-        self.last_visits: np.ndarray | None = None
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        self._check_turn()
         game = self.game
-        if game.is_over or game.current_player != self.seat:
-            raise ValueError(f"ISMCTS bound to seat {self.seat} asked to act out of turn")
         legal = np.flatnonzero(mask)
         if legal.size == 1:
             self._kept = None
@@ -268,7 +301,7 @@ class BoundISMCTS(BasePolicy):
         return candidates[0]
 
     def search(self, game: Any) -> int:
-        spec, rng, seat = self.spec, self.rng, self.seat
+        spec = self.spec
         win = self._winning_move(game)
         n_actions = game.num_actions
         if win is not None:
@@ -276,25 +309,8 @@ class BoundISMCTS(BasePolicy):
             self.last_iterations = 0
             return self._chosen(int(win), n_actions)
         root = self._root(game)
-        deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
-        pool: list[Any] = []
-        dets = spec.determinizations
-        it = 0
-        for it in range(spec.simulations):
-            if deadline is not None and it > 0 and time.monotonic() > deadline:
-                break
-            if dets is None:
-                d = game.resample_hidden(seat, rng)
-            elif len(pool) < dets:
-                d = game.resample_hidden(seat, rng)
-                pool.append(d)
-                d = d.clone()
-            else:
-                d = pool[it % dets].clone()
+        for d in self._determinizations(game):
             self._iterate(root, d)
-        else:
-            it = spec.simulations
-        self.last_iterations = it
         # only what is legal here: a reused subtree grew in worlds whose chance events
         # (a draw after our own move) differ from this one, so it may hold moves we lack
         legal = game.legal_mask()

@@ -57,7 +57,6 @@ play the heuristic hunters forward, which is its model of the opponents.
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
@@ -68,7 +67,7 @@ from .heuristics import HeuristicPolicy
 from .heuristics.specter_ops import D_A2, D_A3, D_H2, D_H2V, D_H3, D_H4, P_BELIEF_MAIN, SCORE_SCALE
 from .evaluations.specter_ops import hunters_phase
 from .macros.specter_ops import DestinationPlayer, TurnRoutes
-from .policy import BasePolicy
+from .ismcts import BoundSearch
 
 #: decisions a hunter's chosen plan answers: its main action, then the ride's (H3, H4)
 _HUNTER_PLAN = {H2: 0, H2V: 0, H3: 1, H4: 2}
@@ -101,18 +100,16 @@ class _Plan:
         self.end = None  # agent: the cell her route ends on
 
 
-class BoundSpecterSearch(BasePolicy):
+class BoundSpecterSearch(BoundSearch):
     """The search playing ``seat`` of the live ``game`` (see the module docstring);
     ``spec`` is the :class:`~spyenvs.agents.ismcts.ISMCTS` template carrying the
     options (``simulations``, ``time_limit``, ``c``, ``determinizations``,
-    ``prior_temperature``, ``value``, ``macro_top``, ``macro_rounds``)."""
+    ``prior_temperature``, ``value``, ``macro_top``, ``macro_rounds``, ``macro_surge``,
+    ``macro_reply``, ``macro_bias``); ``last_visits`` are its plans' visit shares by their
+    first action."""
 
     def __init__(self, spec: Any, game: Any, seat: int):
-        self.spec = spec
-        self.name = spec.name
-        self.game = game
-        self.seat = seat
-        self.rng = spec.rng
+        super().__init__(spec, game, seat)
         self.is_agent = game.roles[seat] == "agent"
         self.own = HeuristicPolicy(spec.seed).bind(game, seat)  # her/its other decisions
         self._sim = [HeuristicPolicy(spec.seed).bind(game, s) for s in range(game.num_players)]
@@ -124,19 +121,12 @@ class BoundSpecterSearch(BasePolicy):
         self._dest = DestinationPlayer(TurnRoutes(game.layout)) if self.is_agent else None
         self._ride: tuple | None = None  # a hunter's chosen (H3, H4) answers this turn
         self._chosen: _Plan | None = None  # her plan chosen at the card decision, before she moves
-        #: iterations run by the last move's search (0: played without one), and the
-        #: visit shares of its plans by their first action (a one-hot without a search):
-        #: expert iteration's cloning targets
-        self.last_iterations = 0
-        self.last_visits: np.ndarray | None = None
 
     # ------------------------------------------------------------------ playing
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        game = self.game
-        if game.is_over or game.current_player != self.seat:
-            raise ValueError(f"search bound to seat {self.seat} asked to act out of turn")
+        self._check_turn()
         if observation is None:
-            observation = game.observe(self.seat)
+            observation = self.game.observe(self.seat)
         self.last_iterations = 0
         legal = np.flatnonzero(mask)
         if legal.size == 1:
@@ -259,25 +249,9 @@ class BoundSpecterSearch(BasePolicy):
             self.last_iterations = 0
             return plans[0]
         root = _Node(plans, spec.prior_temperature)
-        deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
-        pool: list[Any] = []
-        dets = spec.determinizations
-        game, seat, rng = self.game, self.seat, self.rng
-        bias = self._location_bias(game) if spec.macro_bias and not self.is_agent else None
-        it = 0
-        for it in range(spec.simulations):
-            if deadline is not None and it > 0 and time.monotonic() > deadline:
-                break
-            if dets is None:
-                d = game.resample_hidden(seat, rng)
-            else:
-                if len(pool) < dets:
-                    pool.append(game.resample_hidden(seat, rng))
-                d = pool[it % len(pool)].clone()
+        bias = self._location_bias(self.game) if spec.macro_bias and not self.is_agent else None
+        for d in self._determinizations(self.game):
             self._simulate(d, root, 1.0 if bias is None else float(bias[d.ag[0].pos]))
-        else:
-            it = spec.simulations
-        self.last_iterations = it
         visits = root.visits
         best = int(np.lexsort((root.prior, root.total / np.maximum(visits, 1), visits))[-1])
         share = np.zeros(n_actions, np.float32)
