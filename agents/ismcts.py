@@ -52,7 +52,11 @@ import numpy as np
 from .policy import BasePolicy
 
 PLAYOUTS = ("random", "heuristic", "pretrained")
-VALUES = ("terminal", "heuristic")
+VALUES = ("terminal", "heuristic", "search")
+#: searches over plans instead of single decisions (``macro=``): ``specter`` is the
+#: Specter Ops search over her turn's end cell and each hunter's turn
+#: (:mod:`spyenvs.agents.specter_search`)
+MACROS = ("none", "specter")
 PRIORS = ("none", "heuristic", "pretrained")
 
 
@@ -86,10 +90,13 @@ class ISMCTS(BasePolicy):
                  time_limit: float | None = None, seed: int | None = None, playout: str = "random",
                  epsilon: float = 0.0, cutoff: int | None = None, value: str = "terminal",
                  prior: str = "none", prior_temperature: float = 1.0, determinizations: int | None = None,
-                 reuse_tree: bool = False, name: str | None = None):
+                 reuse_tree: bool = False, name: str | None = None, macro: str = "none", macro_top: int = 8,
+                 macro_rounds: int = 1, macro_surge: bool = False, macro_bias: bool = False,
+                 macro_reply: bool = False):
         check_options(simulations=simulations, time_limit=time_limit, playout=playout, epsilon=epsilon,
                       cutoff=cutoff, value=value, prior=prior, determinizations=determinizations,
                       rollout_limit=rollout_limit, prior_temperature=prior_temperature, c=c)
+        check_macro(macro, macro_top, macro_rounds, playout)
         self.simulations = int(simulations)
         self.c = (1.5 if prior != "none" else 0.7) if c is None else float(c)
         self.rollout_limit = int(rollout_limit)
@@ -102,14 +109,28 @@ class ISMCTS(BasePolicy):
         self.prior_temperature = float(prior_temperature)
         self.determinizations = determinizations
         self.reuse_tree = bool(reuse_tree)
+        self.macro = macro
+        self.macro_top = int(macro_top)
+        self.macro_rounds = int(macro_rounds)
+        self.macro_surge = bool(macro_surge)
+        self.macro_bias = bool(macro_bias)
+        self.macro_reply = bool(macro_reply)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         if name:
             self.name = name
 
-    def bind(self, game: Any, seat: int) -> BoundISMCTS:
+    def bind(self, game: Any, seat: int) -> BasePolicy:
         if self.name == "expert" and not self.__dict__.get("_per_game"):
-            return BoundISMCTS(self._expert_for(game), game, seat)
+            return self._expert_for(game)._bind(game, seat)
+        return self._bind(game, seat)
+
+    def _bind(self, game: Any, seat: int) -> BasePolicy:
+        if self.macro == "specter":
+            if game.env_id != "specter_ops_v0":
+                raise ValueError(f"ismcts macro=specter plays specter_ops_v0, not {game.env_id}")
+            from .specter_search import BoundSpecterSearch
+            return BoundSpecterSearch(self, game, seat)
         return BoundISMCTS(self, game, seat)
 
     def _expert_for(self, game: Any) -> ISMCTS:
@@ -135,6 +156,18 @@ class ISMCTS(BasePolicy):
         raise TypeError("ISMCTS needs the game: call bind(game, seat) or act_game(game, seat)")
 
 
+def check_macro(macro, top, rounds, playout) -> None:
+    """One-line ValueErrors for the plan search's options (``macro``, ``top``, ``rounds``)."""
+    if macro not in MACROS:
+        raise ValueError(f"ismcts macro {macro!r} unknown; allowed: {', '.join(MACROS)}")
+    if macro != "none" and playout != "heuristic":
+        raise ValueError(f"ismcts macro={macro} plays its simulations with the heuristic: ismcts:SIMS:heuristic:macro={macro}")
+    if not isinstance(top, (int, np.integer)) or top < 1:
+        raise ValueError(f"ismcts top must be a positive int, got {top!r}")
+    if not isinstance(rounds, (int, np.integer)) or rounds < 1:
+        raise ValueError(f"ismcts rounds must be a positive int, got {rounds!r}")
+
+
 def check_options(simulations, time_limit, playout, epsilon, cutoff, value, prior, determinizations,
                   rollout_limit, prior_temperature, c) -> None:
     """One-line ValueErrors for options out of range."""
@@ -151,7 +184,7 @@ def check_options(simulations, time_limit, playout, epsilon, cutoff, value, prio
     if value not in VALUES:
         raise ValueError(f"ismcts value {value!r} unknown; allowed: {', '.join(VALUES)}")
     if cutoff is not None and value == "terminal":
-        raise ValueError("ismcts cut=K needs a value to score the cut state (value=heuristic)")
+        raise ValueError("ismcts cut=K needs a value to score the cut state (value=heuristic or value=search)")
     if prior not in PRIORS:
         raise ValueError(f"ismcts prior {prior!r} unknown; allowed: {', '.join(PRIORS)}")
     if determinizations is not None and (not isinstance(determinizations, (int, np.integer)) or determinizations < 1):
@@ -164,8 +197,9 @@ def check_options(simulations, time_limit, playout, epsilon, cutoff, value, prio
         raise ValueError(f"ismcts c must be non-negative, got {c!r}")
 
 
-class BoundISMCTS(BasePolicy):
-    """ISMCTS playing ``seat`` of the live ``game``."""
+class BoundSearch(BasePolicy):
+    """A search playing ``seat`` of the live ``game`` with the options of ``spec`` (an
+    :class:`ISMCTS` template, whose random stream it shares)."""
 
     def __init__(self, spec: ISMCTS, game: Any, seat: int):
         self.spec = spec
@@ -173,26 +207,58 @@ class BoundISMCTS(BasePolicy):
         self.game = game
         self.seat = seat
         self.rng = spec.rng
+        #: iterations run by the last search (bench --search reads it; 0: no search)
+        self.last_iterations = 0
+        #: the share of the root's visits per action at the last move (a one-hot where
+        #: the move was played without a search): expert iteration's cloning targets
+        self.last_visits: np.ndarray | None = None
+
+    def _determinizations(self, game: Any):
+        """One determinization of ``game`` from the seat's view per simulation, within
+        the budget (``simulations``, ``time``): a fresh ``resample_hidden`` each, or
+        with ``dets=D`` clones of D cycled; :attr:`last_iterations` counts them."""
+        spec, seat, rng = self.spec, self.seat, self.rng
+        deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
+        pool: list[Any] = []
+        dets = spec.determinizations
+        self.last_iterations = 0
+        for it in range(spec.simulations):
+            if deadline is not None and it > 0 and time.monotonic() > deadline:
+                return
+            if dets is None:
+                d = game.resample_hidden(seat, rng)
+            else:
+                if len(pool) < dets:
+                    pool.append(game.resample_hidden(seat, rng))
+                d = pool[it % len(pool)].clone()
+            self.last_iterations = it + 1
+            yield d
+
+    def _check_turn(self) -> None:
+        game = self.game
+        if game.is_over or game.current_player != self.seat:
+            raise ValueError(f"{type(self).__name__} bound to seat {self.seat} asked to act out of turn")
+
+
+class BoundISMCTS(BoundSearch):
+    """ISMCTS playing ``seat`` of the live ``game``."""
+
+    def __init__(self, spec: ISMCTS, game: Any, seat: int):
+        super().__init__(spec, game, seat)
         n = game.num_players
         self._playout = [_policy_for(spec.playout, game, s, spec.seed) for s in range(n)] \
             if spec.playout != "random" else None
         self._prior = [_policy_for(spec.prior, game, s, spec.seed) for s in range(n)] \
             if spec.prior != "none" else None
         self._value = None
-        if spec.value == "heuristic":
+        if spec.value != "terminal":
             from .evaluations import state_value_for
-            self._value = state_value_for(game)
+            self._value = state_value_for(game, spec.value)
         self._kept: tuple[_Node, Any, int, int] | None = None  # (subtree, game seed, actions, action)
-        #: iterations run by the last search (bench --search reads it)
-        self.last_iterations = 0
-        #: the share of the root's visits per action at the last move (a one-hot where
-        #: the move was forced or a win at once): expert iteration's cloning targets
-        self.last_visits: np.ndarray | None = None
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        self._check_turn()
         game = self.game
-        if game.is_over or game.current_player != self.seat:
-            raise ValueError(f"ISMCTS bound to seat {self.seat} asked to act out of turn")
         legal = np.flatnonzero(mask)
         if legal.size == 1:
             self._kept = None
@@ -235,7 +301,7 @@ class BoundISMCTS(BasePolicy):
         return candidates[0]
 
     def search(self, game: Any) -> int:
-        spec, rng, seat = self.spec, self.rng, self.seat
+        spec = self.spec
         win = self._winning_move(game)
         n_actions = game.num_actions
         if win is not None:
@@ -243,25 +309,8 @@ class BoundISMCTS(BasePolicy):
             self.last_iterations = 0
             return self._chosen(int(win), n_actions)
         root = self._root(game)
-        deadline = None if spec.time_limit is None else time.monotonic() + spec.time_limit
-        pool: list[Any] = []
-        dets = spec.determinizations
-        it = 0
-        for it in range(spec.simulations):
-            if deadline is not None and it > 0 and time.monotonic() > deadline:
-                break
-            if dets is None:
-                d = game.resample_hidden(seat, rng)
-            elif len(pool) < dets:
-                d = game.resample_hidden(seat, rng)
-                pool.append(d)
-                d = d.clone()
-            else:
-                d = pool[it % dets].clone()
+        for d in self._determinizations(game):
             self._iterate(root, d)
-        else:
-            it = spec.simulations
-        self.last_iterations = it
         # only what is legal here: a reused subtree grew in worlds whose chance events
         # (a draw after our own move) differ from this one, so it may hold moves we lack
         legal = game.legal_mask()
@@ -424,8 +473,10 @@ def _policy_for(kind: str, game: Any, seat: int, seed: int | None):
 EXPERT = "ismcts:200:random:prior=heuristic:temp=4:cut=10:value=heuristic:dets=32:time=1.0:reuse=1"
 
 _KEYS = {"eps": "epsilon", "cut": "cutoff", "value": "value", "prior": "prior", "c": "c", "time": "time_limit",
-         "dets": "determinizations", "reuse": "reuse_tree", "temp": "prior_temperature", "limit": "rollout_limit"}
-_INTS = {"cutoff", "determinizations", "rollout_limit"}
+         "dets": "determinizations", "reuse": "reuse_tree", "temp": "prior_temperature", "limit": "rollout_limit",
+         "macro": "macro", "top": "macro_top", "rounds": "macro_rounds", "surge": "macro_surge", "bias": "macro_bias",
+         "reply": "macro_reply"}
+_INTS = {"cutoff", "determinizations", "rollout_limit", "macro_top", "macro_rounds"}
 _FLOATS = {"epsilon", "c", "time_limit", "prior_temperature"}
 GRAMMAR = ("ismcts[:SIMS[:PLAYOUT]][:KEY=VALUE ...], PLAYOUT in random|heuristic|pretrained, KEY in "
            + ", ".join(_KEYS))
@@ -468,7 +519,7 @@ def parse_spec(spec: str, seed: int | None = None, name: str | None = None) -> I
                 kwargs[field] = int(raw)
             elif field in _FLOATS:
                 kwargs[field] = float(raw)
-            elif field == "reuse_tree":
+            elif field in ("reuse_tree", "macro_surge", "macro_bias", "macro_reply"):
                 if raw not in ("0", "1"):
                     raise ValueError
                 kwargs[field] = raw == "1"

@@ -7,7 +7,7 @@ pretrained policy's own scores against the heuristic in the same roles.
 Results go to ``docs/search/strength.json`` (``--out``); ``leaderboard --tables`` turns
 them, with ``bench --search``'s saved figures, into docs/results/search.md.
 
-    python -m spyenvs.experiments.search_strength [--env ENV] [--games 100] [--workers 2]
+    python -m spyenvs.experiments.search_strength [--env ENV] [--games 100] [--workers 2] [--players N]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import os
 import sys
 import time
 
-from spyenvs.agents.pretrained import available
+from spyenvs.agents.pretrained import available, table_name
 from spyenvs.agents.registry import make_policy
 from spyenvs.core.progress import progress_bar
 from spyenvs.experiments.evaluate import evaluate_vs, games_for, load_average, map_jobs, pct, pin_blas_threads
@@ -33,27 +33,30 @@ MARGIN = 0.05
 
 
 def _job(job: tuple) -> tuple[str, str, dict]:
-    env_id, candidate, games, seed = job
+    env_id, candidate, games, seed, config = job
     pin_blas_threads()
-    n = games_for(make_game(env_id), games)
-    res = evaluate_vs(env_id, {}, make_policy(candidate, seed=seed), make_policy("heuristic", seed=seed + 1), n, seed)
+    n = games_for(make_game(env_id, **config), games)
+    res = evaluate_vs(env_id, config, make_policy(candidate, seed=seed), make_policy("heuristic", seed=seed + 1), n, seed)
     return env_id, candidate, res
 
 
-def measure(envs, candidates, games: int, seed: int = 2026, workers: int = 1, progress: bool = False) -> dict:
+def measure(envs, candidates, games: int, seed: int = 2026, workers: int = 1, progress: bool = False,
+            players: int | None = None) -> dict:
     """``{env_id: {candidate: evaluate_vs result}}`` against the heuristic, with the
-    heuristic and (where shipped) the pretrained policy as references."""
+    heuristic and (where shipped for the table) the pretrained policy as references;
+    ``players``: at that player count instead of each game's default."""
     jobs = []
     for env_id in envs:
-        names = list(candidates) + ["heuristic"] + (["pretrained"] if env_id in available() else [])
-        jobs += [(env_id, name, games, seed) for name in names]
+        config = {} if players is None else {"num_players": players}
+        names = list(candidates) + ["heuristic"] + (["pretrained"] if table_name(env_id, config) in available() else [])
+        jobs += [(env_id, name, games, seed, config) for name in names]
     out: dict = {e: {} for e in envs}
     t0 = time.monotonic()
     with progress_bar(len(jobs), "strength matches", enabled=progress) as bar:
         for env_id, name, res in map_jobs(_job, jobs, workers):
             out[env_id][name] = res
             bar.update()
-    return {"games_per_role": games, "seed": seed, "workers": workers, "seconds": round(time.monotonic() - t0, 1),
+    return {"games_per_role": games, "seed": seed, "workers": workers, "players": players, "seconds": round(time.monotonic() - t0, 1),
             "load": load_average(), "date": time.strftime("%Y-%m-%d", time.gmtime()), "results": out}
 
 
@@ -87,6 +90,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=100, help="games per role (default 100)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=1, help="matches played at once in worker processes")
+    ap.add_argument("--players", type=int, help="player count (default: each game's default config)")
     ap.add_argument("--out", default=OUT, help="folder for strength.json (default docs/search)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -96,7 +100,8 @@ def main(argv=None) -> int:
     for spec in candidates:
         make_policy(spec)  # a bad spec fails here, in one line, before any game
     pin_blas_threads()
-    record = measure(args.env or list(ENV_IDS), candidates, args.games, args.seed, args.workers, not args.quiet)
+    record = measure(args.env or list(ENV_IDS), candidates, args.games, args.seed, args.workers, not args.quiet,
+                     args.players)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "strength.json"), "w") as f:
         json.dump(record, f, indent=1)

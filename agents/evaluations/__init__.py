@@ -23,9 +23,11 @@ def register_evaluation(env_id: str, fn: Callable[[Any], list[float]]) -> None:
     _REGISTERED[env_id] = fn
 
 
-def state_value_for(game: Any) -> Callable[[Any], list[float]]:
-    """The state evaluation of ``game``'s env; a one-line ValueError when it has none."""
-    if game.env_id in _REGISTERED:
+def state_value_for(game: Any, kind: str = "heuristic") -> Callable[[Any], list[float]]:
+    """The state evaluation of ``game``'s env (``kind``: ``heuristic``, the module's
+    ``state_value``, or ``search``, its richer ``search_value`` where it has one); a
+    one-line ValueError when it has none."""
+    if game.env_id in _REGISTERED and kind == "heuristic":
         return _REGISTERED[game.env_id]
     folder = type(game).__module__.split(".")
     name = folder[-2] if len(folder) >= 2 else ""
@@ -33,4 +35,8 @@ def state_value_for(game: Any) -> Callable[[Any], list[float]]:
         module = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:
         raise ValueError(f"no state evaluation for {game.env_id}; search with value=terminal instead") from None
+    if kind == "search":
+        if not hasattr(module, "search_value"):
+            raise ValueError(f"no search evaluation for {game.env_id}; search with value=heuristic instead")
+        return module.search_value
     return module.state_value

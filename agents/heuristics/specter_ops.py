@@ -367,21 +367,14 @@ class AgentHeuristic(_Base):
         if self.plan_turn:
             stalled = self._stalled
             if left == max_steps:  # first step of the turn
-                progress = (int(round(b[P_DONE].sum())), -int(plain[here]))
-                stalled = self._stalled + 1 if progress <= self._progress else 0
+                stalled, progress = self._turn_start(b, here, plain)
                 if remember:
                     self._stalled = stalled
                     self._progress = max(progress, self._progress)
             # hiding from hunters that circle never ends: halve every fear per turn without progress
             fear = 0.5 ** stalled
-        # Every sighting a loyal hunter reports may expose the 5p traitor (and the second
-        # agent then has to escape too), and sightings draw attacks: walk around the
-        # hunters' sight and keep off their neighbourhood, at the price of longer paths.
-        cost, hunters = walk_costs(b, fear * self.sight_cost, fear * self.near_cost)
+        cost, hunters, dist = self._walk_costs(b, here, plain, left, steps, fear)
         m = self._map
-        # only the cells this turn can reach are read: settle the search that far
-        reach = m.ball(here, max(left, 1))
-        dist = m.search(plain, cost).upto(reach, steps)
         greedy = min(steps, key=lambda a: (dist[a], plain[a]))
         if not self.plan_turn or left <= 0:
             if rate is not None:  # one step, then the cheapest walk on
@@ -402,6 +395,45 @@ class AgentHeuristic(_Base):
         while parent[end] != here:
             end = parent[end]
         return end if mask[end] else greedy
+
+    def _turn_start(self, b, here, plain) -> tuple[int, tuple[int, int]]:
+        """(the stall count at a turn that starts here, the progress it starts with):
+        turns started without beating the best (objectives done, -steps to the next stop)."""
+        progress = (int(round(b[P_DONE].sum())), -int(plain[here]))
+        return (self._stalled + 1 if progress <= self._progress else 0), progress
+
+    def _walk_costs(self, b, here, plain, left, steps, fear):
+        """(cost of entering each cell, hunter figure cells, cheapest cost on from each
+        cell to the next stop) of her walk this turn at ``fear``."""
+        # Every sighting a loyal hunter reports may expose the 5p traitor (and the second
+        # agent then has to escape too), and sightings draw attacks: walk around the
+        # hunters' sight and keep off their neighbourhood, at the price of longer paths.
+        cost, hunters = walk_costs(b, fear * self.sight_cost, fear * self.near_cost)
+        m = self.map(b)
+        # only the cells this turn can reach are read: settle the search that far
+        reach = m.ball(here, max(left, 1))
+        dist = m.search(plain, cost).upto(reach, steps)
+        return cost, hunters, dist
+
+    def end_scores(self, obs, ends, turn_start: bool = False) -> dict[int, float] | None:
+        """Minus what her turn's plan (:meth:`step`) costs when it ends on each cell of
+        ``ends`` (cells she can reach this turn): the cost on from there to her next
+        stop plus the fear of ending where a hunter's next move can see her, at the
+        fear of her current stall count (``turn_start``: of the count her turn's first
+        step will set, asked before it) (the walk there is the caller's). None off the
+        board."""
+        b = self.board(obs)
+        here_plan = self._here_plan(obs, b)
+        if here_plan is None:
+            return None
+        here, (_, plain) = here_plan
+        taken, max_steps = turn_steps(obs[self._private])
+        stalled = self._turn_start(b, here, plain)[0] if turn_start else self._stalled
+        fear = 0.5 ** stalled if self.plan_turn else 1.0
+        cells = list(ends)
+        _, _, dist = self._walk_costs(b, here, plain, max_steps - taken, cells, fear)
+        danger = self.threat(obs, b) * (fear * self.danger_cost)
+        return {c: -float(dist[c] + danger[c]) for c in cells}
 
     def threat(self, obs, b) -> np.ndarray:
         """Per cell: how many hunters can get it in sight with their next move (a walk of
@@ -854,6 +886,22 @@ class HunterHeuristic(_Base):
         first action by its best option's score instead (times SCORE_SCALE) and return
         the first of a best option, also drawing and planning as without it only with
         ``remember``."""
+        scored = self.scored_options(obs, mask, legal, riding, stage)
+        if scored is None:
+            return None
+        opts, score = scored
+        rated = None if rate is None else _rate_options(rate, opts, score)
+        if not remember:
+            return rated
+        best = int(np.argmax(score + _TIE_NOISE * self.rng.random(len(opts))))
+        first, h3, h4, _, _, _ = opts[best]
+        self.plan = (h3, h4 if h4 is not None else NONE)
+        return first if rated is None else rated
+
+    def scored_options(self, obs, mask, legal, riding, stage=None):
+        """(the moves of this turn :meth:`options` lists, their scores) or None; a
+        score is belief mass seen + expected hit + half the best look next turn (+
+        the Beast's sense), see the module docstring."""
         b = self.board(obs)
         hs = self.hunters(obs, b)
         me = hs[0]
@@ -879,13 +927,7 @@ class HunterHeuristic(_Base):
         if ch == BEAST:  # Enhanced Senses after a move of 3 or fewer: a yes/no on distance 4
             inside = _expand((T.near4[cells] * now).sum(axis=1), per)
             score = score + np.where(moved <= 3, 0.3 * np.minimum(inside, 1.0 - inside), 0.0)
-        rated = None if rate is None else _rate_options(rate, opts, score)
-        if not remember:
-            return rated
-        best = int(np.argmax(score + _TIE_NOISE * self.rng.random(len(opts))))
-        first, h3, h4, _, _, _ = opts[best]
-        self.plan = (h3, h4 if h4 is not None else NONE)
-        return first if rated is None else rated
+        return opts, score
 
     def options(self, obs, b, mask, legal, riding, stage, pos):
         """The moves main_action scores, or None: (options, end cells, can attack,

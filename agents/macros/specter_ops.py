@@ -128,15 +128,19 @@ class TurnRoutes:
         """Whether the pending decision is a movement step (A3_move_step)."""
         return int(np.argmax(obs[self._decision])) == D_A3
 
-    def walks(self, obs: np.ndarray) -> TurnWalks | None:
-        """Her walks for the rest of this turn (None off the board)."""
+    def walks(self, obs: np.ndarray, steps: int | None = None) -> TurnWalks | None:
+        """Her walks for the rest of this turn (None off the board); ``steps``: walks of
+        that many steps instead of the steps her turn has left (a search weighing an
+        Adrenal Surge before she moves)."""
         b = self.board(obs)
         own = np.flatnonzero(b[P_OWN] > 0.5)
         if own.size == 0:
             return None
-        taken, allowed = turn_steps(obs[self._private])
+        if steps is None:
+            taken, allowed = turn_steps(obs[self._private])
+            steps = max(allowed - taken, 0)
         cost, hunters = walk_costs(b, AgentHeuristic.sight_cost, AgentHeuristic.near_cost)
-        return cheapest_walks(walking_graph(b), int(own[0]), max(allowed - taken, 0), cost, set(hunters))
+        return cheapest_walks(walking_graph(b), int(own[0]), steps, cost, set(hunters))
 
     def here(self, obs: np.ndarray) -> int:
         own = np.flatnonzero(self.board(obs)[P_OWN] > 0.5)

@@ -34,3 +34,12 @@ def test_a_run_writes_its_figures_and_references(tmp_path, capsys):
     assert record["games_per_role"] == 2 and record["load"]
     out = capsys.readouterr().out
     assert f"`{spec}`" in out and "| unrest_v0 | rebel |" in out
+
+
+def test_a_run_at_another_player_count_plays_that_table(tmp_path):
+    spec = "ismcts:2:heuristic:macro=specter:value=search:top=2"
+    assert main(["--env", "specter_ops_v0", "--candidate", spec, "--games", "1", "--players", "4",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    record = json.loads((tmp_path / "strength.json").read_text())
+    assert record["players"] == 4
+    assert record["results"]["specter_ops_v0"][spec]["num_players"] == 4
