@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from spyenvs.agents import make_policy
-from spyenvs.agents.evaluations.specter_ops import FEATURES, features, search_value
+from spyenvs.agents.evaluations.specter_ops import FEATURES, WEIGHTS, features, search_value
 from spyenvs.agents.ismcts import parse_spec
 from spyenvs.games.specter_ops import board as B
 from spyenvs.games.specter_ops.data import A3, H2, H2V
@@ -132,6 +132,19 @@ def test_s3_5_no_cell_of_her_next_turn_out_of_the_hunters_reach_corners_her():
     assert features(g)[F["cornered"]] == 0
     g.hpos[0] = B.cell("B2")  # one walk of 4 from B2 sees every cell her 4 steps reach
     assert features(g)[F["cornered"]] == 1
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_s5_the_evaluation_weighs_by_the_phase_a_round_is_in(players):
+    """Search scores states at her turn's start or at the hunters' phase start: each
+    phase has its own fitted weights (and each table size)."""
+    def expected(g, phase):
+        bias, w = WEIGHTS[(players >= 4, phase)]
+        return np.tanh(0.5 * (bias + np.dot(w, features(g))))
+    her_turn = _round_one(players)
+    assert search_value(her_turn)[0] == pytest.approx(expected(her_turn, "agents"))
+    hunters = _play_until(_round_one(players), lambda g: g.round >= 2 and g.dec in (H2, H2V))
+    assert search_value(hunters)[0] == pytest.approx(expected(hunters, "hunters"))
 
 
 def test_s5_4_a_finished_game_is_scored_by_its_outcome():
