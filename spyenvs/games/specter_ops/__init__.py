@@ -16,10 +16,4 @@ INFO = GameInfo(
     net_input="cell_board",
     train_speed_target=1.0,
     learning_goals={"agent": ((0.90, None), (0.95, None)), "hunter": ((0.99, None), (0.25, None))},
-    # the plan search (spyenvs.agents.specter_search): her turn's end cell, each hunter's
-    # turn, a round simulated by the heuristic and scored by the fitted evaluation; at
-    # 2 players against the heuristic (2026-12-07): agent 80.8% of 52 games (the
-    # heuristic's own 55.8% on the same games), hunters 78.0% of 50 (50.0%), half a
-    # second a move
-    expert_search="ismcts:4000:heuristic:macro=specter:value=search:top=8:reply=1:bias=1:time=0.5",
 )
