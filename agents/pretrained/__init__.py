@@ -87,11 +87,6 @@ def available() -> list[str]:
     return sorted(f[: -len(".npz")] for f in os.listdir(HERE) if f.endswith(".npz"))
 
 
-def shipped_env_ids() -> list[str]:
-    """Env ids with at least one shipped table."""
-    return sorted({_TABLE.fullmatch(t)["env_id"] for t in available()})
-
-
 def trained_config(table: str) -> dict[str, Any]:
     """The game config a shipped file was trained on (its metadata; no weights read)."""
     path = pretrained_path(table)
@@ -166,9 +161,14 @@ class PretrainedPolicy(BasePolicy):
         self.seed = seed
         self.sample = sample
         self._loaded: dict[str, Any] = {}
+        self._tables: dict[tuple[str, str], str | None] = {}
 
     def bind(self, game: Any, seat: int) -> BasePolicy:
-        table = find_table(game.env_id, game.config)
+        # a tournament binds every game's seats afresh: find each config's table once
+        key = (game.env_id, json.dumps(game.config, sort_keys=True))
+        if key not in self._tables:
+            self._tables[key] = find_table(game.env_id, game.config)
+        table = self._tables[key]
         if table is None:
             raise CheckpointError(no_table_message(game.env_id, game.config))
         policy = self._loaded.get(table)
