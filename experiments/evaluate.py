@@ -27,7 +27,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from spyenvs.agents.arena import play_game, score
+from spyenvs.agents.arena import play_sides, score
 from spyenvs.agents.registry import make_policy
 from spyenvs.core.game import role_kind, role_kinds
 from spyenvs.core.progress import progress_bar
@@ -43,20 +43,16 @@ def _new_game(game: Any, config: dict | None):
 
 
 def seat_groups(game: Any) -> list[list[int]]:
-    """The seats one candidate takes in one evaluation game: every seat of a team
-    kind together (``game.team_kinds``, e.g. Specter Ops' hunters, who win or lose as
-    one), any other seat alone."""
-    team = set(getattr(game, "team_kinds", ()))
+    """The seats of each side at the deal (``game.starting_sides()``), one group per
+    side in side order: every seat of a team kind together (e.g. Specter Ops'
+    hunters, who win or lose as one), any other seat alone. A candidate takes one
+    group; where sides change during a game (the 5-player traitor) it then plays
+    every seat of its side as the game goes (:func:`~spyenvs.agents.arena.play_sides`)."""
     groups: list[list[int]] = []
-    first: dict[str, int] = {}
-    for s, r in enumerate(game.roles):
-        k = role_kind(r)
-        if k in team and k in first:
-            groups[first[k]].append(s)
-            continue
-        if k in team:
-            first[k] = len(groups)
-        groups.append([s])
+    for seat, side in enumerate(game.starting_sides()):
+        if side == len(groups):
+            groups.append([])
+        groups[side].append(seat)
     return groups
 
 
@@ -87,8 +83,9 @@ def _groups_of(game: Any, kinds: Sequence[str] | None) -> list[list[int]]:
 def evaluate_vs(game: Any, config: dict | None, candidate, opponent, games: int, seed: int = 0,
                 max_decisions: int | None = 5000, progress=None, kinds: Sequence[str] | None = None) -> dict[str, Any]:
     """``candidate`` in one rotating seat group (:func:`seat_groups`: a team role
-    takes every seat of its team; with ``kinds``, only the groups of those role
-    kinds), ``opponent`` in all the others. In an N-player game the rate of a kind is
+    takes every seat of its team, and where sides change, every seat of its side as
+    the game goes; with ``kinds``, only the groups of those role kinds), ``opponent``
+    in all the others. In an N-player game the rate of a kind is
     its win share.
 
     Returns ``{"kinds": {kind: {"score", "games", "rate", "low", "high"}}, ...}``.
@@ -96,18 +93,20 @@ def evaluate_vs(game: Any, config: dict | None, candidate, opponent, games: int,
     g = _new_game(game, config)
     n = g.num_players
     groups = _groups_of(g, kinds)
+    start = g.starting_sides()
     tally = {k: [0.0, 0] for k in role_kinds(g.roles)}
     t0 = time.monotonic()
     decisions = 0
     for i in range(games):
         group = groups[i % len(groups)]
-        policies = [opponent] * n
-        for seat in group:
-            policies[seat] = candidate
-        outcome = play_game(g, policies, seed + i, max_decisions)
+        side = start[group[0]]
+        side_policies = [opponent] * (max(start) + 1)
+        side_policies[side] = candidate
+        outcome = play_sides(g, side_policies, seed + i, max_decisions)
         decisions += len(g.actions)
         k = role_kind(g.roles[group[0]])
-        tally[k][0] += score(outcome[group[0]])
+        # a seat still on the candidate's side at the end (its first seat may have left it)
+        tally[k][0] += score(outcome[g.sides().index(side)])
         tally[k][1] += 1
         if progress:
             progress(1)

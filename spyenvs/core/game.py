@@ -14,7 +14,8 @@ A game subclass writes rules, not plumbing. It defines:
 * ``clone()`` (copy mutable state explicitly; use :meth:`_clone_into`),
   ``resample_hidden(viewer, rng)``, ``hidden_key(viewer)``;
 * ``decision_name()``, ``action_label(a)``, ``render_text(viewer)``;
-* optionally ``check_invariants()`` (fuzz tests call it every step),
+* optionally ``sides()`` where a seat can change sides during a game (see
+  :meth:`Game.sides`), ``check_invariants()`` (fuzz tests call it every step),
   ``render_rgb(viewer)`` (defaults to a picture of ``render_text``) and ``payoff()``
   (defaults to a general-sum game paying between -1 and +1).
 """
@@ -57,6 +58,24 @@ def role_kinds(roles) -> list[str]:
         if k not in out:
             out.append(k)
     return out
+
+
+def starting_sides(roles, team_kinds=()) -> tuple[int, ...]:
+    """Each seat's side at the deal: every seat of a team kind on one side, any other
+    seat alone, sides numbered in order of their first seat."""
+    sides: list[int] = []
+    team_side: dict[str, int] = {}
+    count = 0
+    for r in roles:
+        k = role_kind(r)
+        if k in team_kinds and k in team_side:
+            sides.append(team_side[k])
+            continue
+        if k in team_kinds:
+            team_side[k] = count
+        sides.append(count)
+        count += 1
+    return tuple(sides)
 
 
 def fresh_seed() -> int:
@@ -128,6 +147,24 @@ class Game(ABC):
         replaced by the one it plays as, so two configs a policy cannot tell apart compare equal."""
         return {key: self.POLICY_EQUIVALENT_VALUES.get(key, {}).get(value, value)
                 for key, value in self.config.items()}
+
+    #: whether a seat can change sides during a game (then the referee reads
+    #: :meth:`sides` at every decision); a game whose sides can change sets it per config
+    sides_change: bool = False
+
+    def starting_sides(self) -> tuple[int, ...]:
+        """Each seat's side at the deal (:func:`starting_sides` of the roles and
+        :attr:`team_kinds`): the seat groups evaluation and self-play seat a player in."""
+        return starting_sides(self.roles, self.team_kinds)
+
+    def sides(self) -> tuple[int, ...]:
+        """Each seat's side now, numbered as :meth:`starting_sides`: the seats of one
+        side win or lose together. The referee's truth, which may be hidden (Specter
+        Ops' 5-player traitor serves the agent's side from the moment she deals him
+        his card): the arena and the self-play trainers read it to seat a player in
+        every seat of its side; a policy never does. Default: the starting sides,
+        fixed for the game."""
+        return self.starting_sides()
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; every chance event comes from ``self.rng``."""

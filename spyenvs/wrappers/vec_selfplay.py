@@ -59,7 +59,11 @@ same deterministic opponent. With ``learner_teams`` the learner takes every seat
 team kind (``game.team_kinds``, e.g. Specter Ops' hunters) in the same episode, as
 evaluation seats a candidate (:func:`spyenvs.experiments.evaluate.seat_groups`): its
 decisions in those seats, each from that seat's own observation, form one trajectory
-that ends with the team's payoff. Auto-reset follows SB3: a finished episode's ``done`` is
+that ends with the team's payoff. Where a seat can change sides during a game
+(``game.sides_change``: Specter Ops' 5-player traitor joins the agent's side when she
+deals him his card), the learner plays every seat of its side as ``game.sides()`` gives
+it at each decision (the trainer is the referee; its policy reads only observations),
+and a seat that leaves its side gets an opponent of the episode's draw. Auto-reset follows SB3: a finished episode's ``done`` is
 True, its last observation is in ``infos[i]["terminal_observation"]``, truncation sets
 ``infos[i]["TimeLimit.truncated"]``, and the returned observation is the next
 episode's first.
@@ -88,15 +92,18 @@ from .selfplay import learner_seats, observation_scale, opponent_class_bits
 class _Slot:
     """One game of the vector and its episode bookkeeping."""
 
-    __slots__ = ("game", "rng", "next_seat", "seat", "group", "bound", "names", "decisions", "learner_steps",
-                 "kind_index", "started", "opponent_bits", "prior", "macro", "choosing")
+    __slots__ = ("game", "rng", "next_seat", "seat", "group", "side", "side_kind", "drawn", "bound", "names",
+                 "decisions", "learner_steps", "kind_index", "started", "opponent_bits", "prior", "macro", "choosing")
 
     def __init__(self, game):
         self.game = game
         self.rng = np.random.default_rng()
         self.next_seat = 0
         self.seat = 0  # the learner's seat (in a team episode, the one deciding now)
-        self.group: tuple[int, ...] = (0,)  # every seat the learner plays this episode
+        self.group: tuple[int, ...] = (0,)  # every seat the learner plays now
+        self.side = 0  # the learner's side (Game.sides) this episode
+        self.side_kind = 0  # the role kind of its side's first seat: the episode's kind in stats
+        self.drawn: list[int] = []  # each seat's opponent, an index into the pool
         self.bound: list[Any] = []
         self.names = ""
         self.decisions = 0
@@ -193,6 +200,7 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
         self.roles = tuple(g.roles)
         self.kinds, self.learner_kinds, self.learner_seats = learner_seats(g.roles, learner_kinds)
         self.seat_kind = [self.kinds.index(role_kind(r)) for r in g.roles]
+        self.sides_change = bool(g.sides_change) and learner_teams
         # the seat groups the learner rotates over: one seat each, or with learner_teams
         # every seat of a team kind together
         team = set(getattr(g, "team_kinds", ())) if learner_teams else set()
@@ -346,13 +354,15 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
         slot.seat = slot.group[0]
         slot.next_seat += 1
         g.reset(int(slot.rng.integers(2**62)))
+        slot.side = g.starting_sides()[slot.seat]
         slot.decisions = 0
         slot.learner_steps = 0
-        slot.kind_index = self.seat_kind[slot.seat]
+        slot.kind_index = slot.side_kind = self.seat_kind[slot.seat]
         if self.mix_opponents:
             drawn = [self._draw(slot) for _ in g.roles]
         else:
             drawn = [self._draw(slot)] * len(g.roles)
+        slot.drawn = drawn
         slot.bound = [None if s in slot.group else self._bind(k, slot, s) for s, k in enumerate(drawn)]
         opponents = sorted({self._pool[k][2] for s, k in enumerate(drawn) if s not in slot.group})
         slot.names = "+".join(opponents)
@@ -443,8 +453,11 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
                         self._start_episode(slot)
                         continue
                     p = g.current_player
+                    if self.sides_change:
+                        self._follow_sides(slot, p)
                     if p == slot.seat or p in slot.group:
                         slot.seat = p
+                        slot.kind_index = self.seat_kind[p]
                         mask = g.legal_mask()
                         raw = None
                         player = slot.macro.get(p) if slot.macro else None
@@ -501,6 +514,28 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
         if pending:
             self._write_prior(buf, pending)
 
+    def _follow_sides(self, slot: _Slot, seat: int) -> None:
+        """Before ``seat`` decides: it joins the learner's seats if it now serves the
+        learner's side, or leaves them (to the episode's opponent, bound here) if it
+        no longer does."""
+        mine = slot.game.sides()[seat] == slot.side
+        if mine == (seat in slot.group):
+            return
+        if mine:
+            slot.group = slot.group + (seat,)
+            if self.prior is not None:
+                slot.prior[seat] = self._bind_prior(slot, seat)
+            if self.macro is not None:
+                player = self.macro.bind(slot.game, seat)
+                if player is not None:
+                    slot.macro[seat] = player
+            return
+        slot.group = tuple(s for s in slot.group if s != seat)
+        if slot.seat == seat:
+            slot.seat = slot.group[0]
+        if slot.bound[seat] is None:
+            slot.bound[seat] = self._bind(slot.drawn[seat], slot, seat)
+
     def _finish(self, i: int, slot: _Slot, buf, infos, rewards, dones) -> None:
         g = slot.game
         self._write_obs(self._terminal_row, 0, slot)
@@ -516,7 +551,7 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
         dones[i] = True
         self.stats["episodes"] += 1
         info.update({"terminal_observation": terminal, "outcome": reward, "decisions": slot.decisions,
-                     "role": g.roles[slot.seat], "kind": self.kinds[slot.kind_index], "seat": slot.seat,
+                     "role": g.roles[slot.seat], "kind": self.kinds[slot.side_kind], "seat": slot.seat,
                      "opponent": slot.names,
                      "episode": {"r": reward, "l": slot.learner_steps, "t": round(time.monotonic() - slot.started, 6)}})
 

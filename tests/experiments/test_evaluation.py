@@ -65,3 +65,35 @@ def test_n_player_rate_is_the_win_share():
     res = evaluate_vs("spy_games_v0", {"num_players": 4}, RandomPolicy(0), RandomPolicy(1), 8, seed=0)
     v = res["kinds"]["player"]
     assert v["games"] == 8 and v["rate"] == v["score"] / 8
+
+
+class TraitorWatcher(BasePolicy):
+    """Records, per game, each seat it plays and the traitor's seat at that moment."""
+
+    name = "traitor_watcher"
+
+    def __init__(self):
+        self.moves: list[tuple[int, int]] = []
+
+    def bind(self, game, seat):
+        recorder = self
+
+        class Bound(BasePolicy):
+            def act(self, observation, mask):
+                recorder.moves.append((seat, game._h_traitor))
+                return int(np.flatnonzero(mask)[0])
+
+        return Bound()
+
+
+def test_s4_at_five_players_the_candidate_plays_every_seat_of_its_side_the_traitor_included():
+    agent_side, loyal_side = TraitorWatcher(), TraitorWatcher()
+    evaluate_vs("specter_ops_v0", {"num_players": 5}, agent_side, RandomPolicy(1), 2, seed=0, max_decisions=300,
+                kinds=["agent"])
+    evaluate_vs("specter_ops_v0", {"num_players": 5}, loyal_side, RandomPolicy(1), 2, seed=0, max_decisions=300,
+                kinds=["hunter"])
+    dealt = [(seat, t) for seat, t in agent_side.moves if t >= 0]
+    assert {seat for seat, t in dealt} == {0} | {t + 1 for _, t in dealt}  # her seat and her traitor's
+    assert any(seat > 0 for seat, _ in dealt)
+    assert all(seat != t + 1 for seat, t in loyal_side.moves if t >= 0)  # never the traitor once dealt
+    assert len({seat for seat, t in loyal_side.moves if t >= 0}) >= 3  # the three loyal hunters

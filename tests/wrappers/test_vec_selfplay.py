@@ -325,3 +325,41 @@ def test_players_that_remember_their_game_are_bound_per_game_not_shared():
     specter.reset()
     hunters = [b for slot in specter.slots for b in slot.bound if b is not None]
     assert len({id(h) for h in hunters}) == len(hunters)  # the Specter Ops heuristics remember their game
+
+
+class NeverTheLearnersSide(BasePolicy):
+    """An opponent that checks it is only ever asked for a seat off the learner's side."""
+
+    name = "never_the_learners_side"
+    needs_live_game = True
+    slots: dict = {}
+
+    def bind(self, game, seat):
+        bound = NeverTheLearnersSide()
+        bound.game, bound.seat = game, seat
+        return bound
+
+    def act_batch(self, observations, masks):
+        slot = NeverTheLearnersSide.slots[id(self.game)]
+        assert self.game.sides()[self.seat] != slot.side
+        return np.array([int(np.flatnonzero(masks[0])[-1])])
+
+
+def test_s4_at_five_players_the_learner_team_follows_the_traitor_to_the_agents_side():
+    venv = VecSelfPlayEnv("specter_ops_v0", {"num_players": 5}, opponents=[NeverTheLearnersSide()], num_envs=2,
+                          max_decisions=300, seed=4, learner_teams=True)
+    assert venv.learner_groups == [(0,), (1, 2, 3, 4)] and venv.sides_change
+    NeverTheLearnersSide.slots = {id(slot.game): slot for slot in venv.slots}
+    venv.reset()
+    traitor_moves = {0: 0, 1: 0}  # learner decisions in the traitor's seat, per side
+    kinds = set()
+    for _ in range(600):
+        for slot in venv.slots:
+            g = slot.game
+            assert g.sides()[slot.seat] == slot.side and slot.seat in slot.group
+            assert venv.kinds[slot.kind_index] == ("agent" if slot.seat == 0 else "hunter")
+            if slot.seat - 1 == g._h_traitor >= 0:
+                traitor_moves[slot.side] += 1
+        _, _, dones, infos = venv.step(venv.action_masks().argmax(axis=1))
+        kinds.update(infos[i]["kind"] for i in np.flatnonzero(dones))
+    assert traitor_moves[0] > 0 and traitor_moves[1] == 0 and kinds == {"agent", "hunter"}

@@ -89,6 +89,7 @@ class SpecterOpsGame(SpecterOpsRules, Game):
         n = cfg["num_players"]
         nh = {2: 2, 3: 2, 4: 3, 5: 4}[n]
         self.roles = ("agent",) + tuple(f"hunter_{i}" for i in range(nh))
+        self.sides_change = n == 5  # the traitor joins the agent's side when she deals his card (S4)
         self.num_actions = NUM_ACTIONS
         self._fixed_agent = AGENT_NAMES.index(cfg["agent_character"]) if cfg["agent_character"] else -1
         self._fixed_hunters = None
@@ -145,6 +146,13 @@ class SpecterOpsGame(SpecterOpsRules, Game):
             on_agent_side = p == 0 or (p - 1 == self._h_traitor)
             out.append(1.0 if agents_win == on_agent_side else -1.0)
         return out
+
+    def sides(self):
+        # §4: the traitor wins and loses with the agent from the deal on, disclosed or not
+        traitor = getattr(self, "_h_traitor", -1)
+        if traitor < 0:
+            return self.starting_sides()
+        return tuple(0 if p == 0 or p - 1 == traitor else 1 for p in range(len(self.roles)))
 
     def payoff(self):
         # the agent's side (and the traitor) +1 each, the hunters -1 each, or the

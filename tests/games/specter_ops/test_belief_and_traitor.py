@@ -193,3 +193,19 @@ def test_s6_2_resampled_history_leads_to_her_cell_with_its_class(n):
                     checked += 1
             g.step(int(rng.choice(np.flatnonzero(g.legal_mask()))))
     assert checked >= 50
+
+
+def test_s4_the_traitor_serves_the_agents_side_from_the_deal():
+    # §4, 5 players: the agent hands the traitor card to a hunter of her choosing during
+    # set-up; from then on he wins and loses with her (C61), so the referee seats him
+    # with her side (Game.sides), disclosed or not
+    assert not SpecterOpsGame(num_players=4).sides_change
+    g = SpecterOpsGame(num_players=5, agent_character="Spider", hunter_characters="Beast,Gun,Prophet,Puppet",
+                       pad_agent_turn=False)
+    g.reset(0)
+    while g.decision_name() != "S4_traitor_seat":
+        g.step(int(np.flatnonzero(g.legal_mask())[0]))
+    assert g.sides_change and g.sides() == g.starting_sides() == (0, 1, 1, 1, 1)
+    g.step(SEAT0 + 2)
+    assert g.sides() == (0, 1, 1, 0, 1) and not g.exposed
+    assert g.starting_sides() == (0, 1, 1, 1, 1)  # the seat groups evaluation rotates over
