@@ -43,3 +43,31 @@ def test_a_run_at_another_player_count_plays_that_table(tmp_path):
     record = json.loads((tmp_path / "strength.json").read_text())
     assert record["players"] == 4
     assert record["results"]["specter_ops_v0"][spec]["num_players"] == 4
+
+
+def test_chunks_cut_a_match_into_whole_seat_rotations_that_replay_its_games():
+    from spyenvs.agents.policy import BasePolicy
+    from spyenvs.experiments.evaluate import evaluate_vs
+    from spyenvs.experiments.search_strength import chunk_bounds, merge_results
+
+    assert chunk_bounds(200, 2, 4) == [(0, 50), (50, 50), (100, 50), (150, 50)]
+    assert chunk_bounds(9, 3, 5) == [(0, 3), (3, 3), (6, 3)]  # never less than one rotation
+
+    class FirstLegal(BasePolicy):
+        def act(self, observation, mask):
+            return int(mask.argmax())
+
+    whole = evaluate_vs("unrest_v0", {}, FirstLegal(), FirstLegal(), 8, seed=7)
+    parts = [evaluate_vs("unrest_v0", {}, FirstLegal(), FirstLegal(), n, seed=7 + first)
+             for first, n in chunk_bounds(8, 2, 2)]
+    merged = merge_results(parts)
+    assert merged["kinds"] == whole["kinds"] and merged["decisions"] == whole["decisions"]
+
+
+def test_a_chunked_run_reports_every_game_once(tmp_path):
+    spec = "ismcts:4:random:cut=2:value=heuristic"
+    assert main(["--env", "unrest_v0", "--candidate", spec, "--games", "2", "--chunks", "2", "--out", str(tmp_path),
+                 "--quiet"]) == 0
+    record = json.loads((tmp_path / "strength.json").read_text())
+    assert record["chunks"] == 2
+    assert {k: v["games"] for k, v in record["results"]["unrest_v0"][spec]["kinds"].items()} == {"rebel": 2, "empire": 2}
