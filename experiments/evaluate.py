@@ -300,6 +300,13 @@ def load_average() -> str:
         return "?"
 
 
+def beat_bar(own: float, by: float, half_way_above: float) -> float:
+    """The score a candidate must reach against the heuristic, given the heuristic's
+    own in the same seats: its own + ``by``, or half the way from it to 100% where its
+    own is above ``half_way_above``."""
+    return own + (1.0 - own) / 2 if own > half_way_above else own + by
+
+
 def pct(rate: float, lo: float, hi: float) -> str:
     return f"{rate:.1%} [{lo:.1%}, {hi:.1%}]"
 

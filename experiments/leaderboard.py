@@ -50,6 +50,7 @@ Six jobs, each one command:
 from __future__ import annotations
 
 import argparse
+import glob
 import hashlib
 import json
 import os
@@ -63,7 +64,7 @@ from spyenvs.agents.ladder import is_search, pretrained_digest, read_ladder
 from spyenvs.agents.pretrained import (available, every_table, find_table, parse_table, player_counts, pretrained_path,
                                        table_name)
 from spyenvs.agents.torch_policy import TorchPolicy
-from spyenvs.experiments.evaluate import (fit_elo, games_for, heuristic_reference, heuristic_seed, load_average,
+from spyenvs.experiments.evaluate import (beat_bar, fit_elo, games_for, heuristic_reference, heuristic_seed, load_average,
                                           map_jobs, pct, pin_blas_threads, plot_learning_curve, reference_levels, tournament,
                                           vs_opponents)
 from spyenvs.experiments.seed_ranges import FINAL_EVAL, SHIP_EVAL
@@ -102,7 +103,7 @@ def heuristic_bar(own: float) -> float:
     """The score to reach against the heuristic, given the heuristic's own in the same
     seats: its own + :data:`BEAT_HEURISTIC_BY`, or half the way to 100% where its own is
     above :data:`HALF_WAY_ABOVE` (issue 42's bar)."""
-    return own + (1.0 - own) / 2 if own > HALF_WAY_ABOVE else own + BEAT_HEURISTIC_BY
+    return beat_bar(own, BEAT_HEURISTIC_BY, HALF_WAY_ABOVE)
 
 
 def beats_heuristic(vs: dict, heuristic_vs: dict | None, kind: str) -> str:
@@ -641,7 +642,7 @@ def search_section() -> str:
     """docs/results.md's Search section: ``bench --search``'s saved speeds and the
     strength table (:mod:`spyenvs.experiments.search_strength`), from docs/search/."""
     from spyenvs.experiments.search_bench import format_rows
-    from spyenvs.experiments.search_strength import strength_table
+    from spyenvs.experiments.search_strength import flagship_table, strength_table
 
     out = []
     bench = os.path.join(SEARCH, "bench.json")
@@ -657,6 +658,15 @@ def search_section() -> str:
         out += [f"Strength (`python -m spyenvs.experiments.search_strength --games {rec['games_per_role']}`, "
                 f"{rec['date']}, {rec['seconds']} s with {rec['workers']} process(es), load average "
                 f"{rec['load']}):\n", strength_table(rec), ""]
+    for path in sorted(glob.glob(os.path.join(SEARCH, "flagship-*.json"))):
+        with open(path) as f:
+            rec = json.load(f)
+        names = [n for n in next(iter(rec["results"].values())) if n not in ("heuristic", "pretrained")]
+        command = (f"python -m spyenvs.experiments.search_strength --env {' --env '.join(rec['results'])} "
+                   f"--players {rec['players']} --games {rec['games_per_role']} --workers {rec['workers']} "
+                   f"--chunks {rec.get('chunks', 1)} " + " ".join(f"--candidate '{n}'" for n in names))
+        out += [f"Against the flagship bar (`{command}`, saved as `docs/search/{os.path.basename(path)}`, "
+                f"{rec['date']}, {rec['seconds']} s, load average {rec['load']}):\n", flagship_table(rec), ""]
     return "\n".join(out) if out else "(no search measurements saved yet)"
 
 

@@ -22,7 +22,7 @@ from spyenvs.agents.pretrained import available, table_name
 from spyenvs.agents.registry import make_policy
 from spyenvs.core.progress import progress_bar
 from spyenvs.core.stats import wilson_interval
-from spyenvs.experiments.evaluate import (evaluate_vs, games_for, load_average, map_jobs, pct, pin_blas_threads,
+from spyenvs.experiments.evaluate import (beat_bar, evaluate_vs, games_for, load_average, map_jobs, pct, pin_blas_threads,
                                           seat_groups)
 from spyenvs.registry import ENV_IDS, make_game
 from spyenvs.tools.arguments import run_reporting_errors
@@ -32,6 +32,10 @@ OUT = os.path.join(ROOT, "docs", "search")
 #: the margin over the heuristic's and the pretrained policy's own scores that the
 #: search issue set as the goal, in points
 MARGIN = 0.05
+#: Specter Ops' flagship bar (issue 41): the heuristic's own score + 10 points, or half
+#: the way from it to 100% where its own is above 80%
+FLAGSHIP_BEAT_BY = 0.10
+FLAGSHIP_HALF_WAY_ABOVE = 0.80
 
 
 def _job(job: tuple) -> tuple[str, str, dict]:
@@ -119,6 +123,32 @@ def strength_table(record: dict) -> str:
                                                   f"no ({(goal - v['rate']) * 100:.1f} points short)")
                 lines.append(f"| {env_id} | {kind} | `{name}` {pct(v['rate'], v['low'], v['high'])} (n={v['games']}) | "
                              + " | ".join(cells) + f" | {'n/a' if goal is None else f'>= {goal:.1%}'} | {met} | "
+                             f"{res['seconds'] / max(res['games'], 1):.1f} |")
+    return "\n".join(lines)
+
+
+def flagship_table(record: dict) -> str:
+    """Per table and role: each candidate's score against the heuristic beside the
+    heuristic's own (and the pretrained policy's) on the same games, against the
+    flagship bar (:data:`FLAGSHIP_BEAT_BY`, half the way above
+    :data:`FLAGSHIP_HALF_WAY_ABOVE`), with seconds per game."""
+    lines = ["| env | players | role | candidate vs heuristic [95% CI] | heuristic's own | pretrained's own | bar | "
+             "met | s per game |", "|---|---|---|---|---|---|---|---|---|"]
+    for env_id, by_name in record["results"].items():
+        refs = [by_name.get(k) for k in ("heuristic", "pretrained")]
+        for name, res in by_name.items():
+            if name in ("heuristic", "pretrained"):
+                continue
+            for kind, v in res["kinds"].items():
+                cells = [pct(r["kinds"][kind]["rate"], r["kinds"][kind]["low"], r["kinds"][kind]["high"])
+                         if r and kind in r["kinds"] else "n/a" for r in refs]
+                own = refs[0]["kinds"][kind]["rate"] if refs[0] and kind in refs[0]["kinds"] else None
+                bar = None if own is None else beat_bar(own, FLAGSHIP_BEAT_BY, FLAGSHIP_HALF_WAY_ABOVE)
+                met = "n/a" if bar is None else ("yes" if v["rate"] >= bar - 1e-9 else
+                                                 f"no ({(bar - v['rate']) * 100:.1f} points short)")
+                lines.append(f"| {env_id} | {res['num_players']} | {kind} | `{name}` "
+                             f"{pct(v['rate'], v['low'], v['high'])} (n={v['games']}) | " + " | ".join(cells)
+                             + f" | {'n/a' if bar is None else f'>= {bar:.1%}'} | {met} | "
                              f"{res['seconds'] / max(res['games'], 1):.1f} |")
     return "\n".join(lines)
 

@@ -71,3 +71,19 @@ def test_a_chunked_run_reports_every_game_once(tmp_path):
     record = json.loads((tmp_path / "strength.json").read_text())
     assert record["chunks"] == 2
     assert {k: v["games"] for k, v in record["results"]["unrest_v0"][spec]["kinds"].items()} == {"rebel": 2, "empire": 2}
+
+
+def test_issue_41_flagship_bar_is_ten_points_over_the_heuristics_own_or_half_way_above_80():
+    from spyenvs.experiments.search_strength import flagship_table
+
+    record = {"results": {"specter_ops_v0": {
+        "plan": dict(_kinds(agent=0.70, hunter=0.93), num_players=2),
+        "heuristic": dict(_kinds(agent=0.55, hunter=0.84), num_players=2),
+    }}}
+    table = flagship_table(record)
+    agent = next(line for line in table.splitlines() if "| agent |" in line)
+    hunter = next(line for line in table.splitlines() if "| hunter |" in line)
+    assert ">= 65.0%" in agent and "| yes |" in agent
+    assert ">= 92.0%" in hunter and "| yes |" in hunter
+    record["results"]["specter_ops_v0"]["plan"] = dict(_kinds(agent=0.60, hunter=0.90), num_players=2)
+    assert "no (5.0 points short)" in flagship_table(record)
