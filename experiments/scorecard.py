@@ -179,11 +179,16 @@ def markdown(card: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def file_stem(env_id: str, spec: str) -> str:
-    """``<env_id>-<policy>``, the policy spelled safely for a file name (a checkpoint by its name)."""
+def file_stem(env_id: str, spec: str, players: int | None = None) -> str:
+    """``<env_id>[-<N>p]-<policy>``: the player count where ``players`` names one other
+    than the game's default, the policy spelled safely for a file name (a checkpoint by
+    its name)."""
     path = spec[: -len(":sample")] if spec.endswith(":sample") else spec
     name = os.path.splitext(os.path.basename(path))[0] if os.path.exists(path) else spec
-    return f"{env_id}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', name).strip('_') or 'policy'}"
+    table = env_id
+    if players is not None and players != type(make_game(env_id)).CONFIG["num_players"].default:
+        table = f"{env_id}-{players}p"
+    return f"{table}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', name).strip('_') or 'policy'}"
 
 
 def run(args) -> int:
@@ -209,7 +214,7 @@ def run(args) -> int:
     text = markdown(card)
     print(text)
     os.makedirs(args.out, exist_ok=True)
-    stem = os.path.join(args.out, file_stem(args.env_id, args.policy))
+    stem = os.path.join(args.out, file_stem(args.env_id, args.policy, probe.config.get("num_players")))
     with open(stem + ".json", "w") as f:
         json.dump(card, f, indent=1)
         f.write("\n")

@@ -160,3 +160,12 @@ def test_a_ladder_that_rated_another_pretrained_file_is_flagged_on_the_card(toy)
     assert "stale" in stale_pretrained(ladder)
     card = scorecard("unrest_v0", {}, make_policy("random", seed=0), "random", ladder, games_per_role=1)
     assert card["ladder_warning"] == stale_pretrained(ladder) and "Warning: the unrest_v0 ladder" in markdown(card)
+
+
+def test_a_score_card_at_another_player_count_is_named_after_its_table():
+    from spyenvs.experiments.scorecard import file_stem
+
+    assert file_stem("specter_ops_v0", "pretrained") == "specter_ops_v0-pretrained"
+    assert file_stem("specter_ops_v0", "pretrained", 2) == "specter_ops_v0-pretrained"
+    assert file_stem("specter_ops_v0", "pretrained", 3) == "specter_ops_v0-3p-pretrained"
+    assert file_stem("the_agents_v0", "ismcts:50:random", 4) == "the_agents_v0-4p-ismcts_50_random"
