@@ -103,7 +103,7 @@ class _Slot:
         self.group: tuple[int, ...] = (0,)  # every seat the learner plays now
         self.side = 0  # the learner's side (Game.sides) this episode
         self.side_kind = 0  # the role kind of its side's first seat: the episode's kind in stats
-        self.drawn: list[int] = []  # each seat's opponent, an index into the pool
+        self.drawn: list[Any] = []  # each seat's opponent (a policy of the pool it was drawn from)
         self.bound: list[Any] = []
         self.names = ""
         self.decisions = 0
@@ -325,11 +325,12 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
             self._shared_prior[seat] = bound
         return bound
 
-    def _bind(self, index: int, slot: _Slot, seat: int):
-        policy = self._pool[index][0]
+    def _bind(self, policy: Any, slot: _Slot, seat: int):
         if getattr(policy, "needs_live_game", False) or getattr(policy, "per_game_state", False):
             return policy.bind(slot.game, seat)
-        key = (index, seat)
+        # keyed by the policy itself: a seat that changes sides mid-episode binds its
+        # episode's draw, which a pool replaced since may have moved or dropped
+        key = (id(policy), seat)
         bound = self._shared_bound.get(key)
         if bound is None:
             bound = policy.bind(slot.game, seat)
@@ -362,8 +363,8 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
             drawn = [self._draw(slot) for _ in g.roles]
         else:
             drawn = [self._draw(slot)] * len(g.roles)
-        slot.drawn = drawn
-        slot.bound = [None if s in slot.group else self._bind(k, slot, s) for s, k in enumerate(drawn)]
+        slot.drawn = [self._pool[k][0] for k in drawn]
+        slot.bound = [None if s in slot.group else self._bind(pol, slot, s) for s, pol in enumerate(slot.drawn)]
         opponents = sorted({self._pool[k][2] for s, k in enumerate(drawn) if s not in slot.group})
         slot.names = "+".join(opponents)
         if self.opponent_dims:
@@ -531,6 +532,8 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
                     slot.macro[seat] = player
             return
         slot.group = tuple(s for s in slot.group if s != seat)
+        if not slot.group:
+            raise RuntimeError(f"{self.env_id}: seat {seat} left the learner's side, and no seat is left on it")
         if slot.seat == seat:
             slot.seat = slot.group[0]
         if slot.bound[seat] is None:
@@ -538,6 +541,9 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
 
     def _finish(self, i: int, slot: _Slot, buf, infos, rewards, dones) -> None:
         g = slot.game
+        if self.sides_change:  # a seat of the learner's side now (its last mover may have left it)
+            slot.seat = g.sides().index(slot.side)
+            slot.kind_index = self.seat_kind[slot.seat]
         self._write_obs(self._terminal_row, 0, slot)
         terminal = self._terminal_row[0].copy()
         info = infos[i]

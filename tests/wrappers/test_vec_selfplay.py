@@ -363,3 +363,19 @@ def test_s4_at_five_players_the_learner_team_follows_the_traitor_to_the_agents_s
         _, _, dones, infos = venv.step(venv.action_masks().argmax(axis=1))
         kinds.update(infos[i]["kind"] for i in np.flatnonzero(dones))
     assert traitor_moves[0] > 0 and traitor_moves[1] == 0 and kinds == {"agent", "hunter"}
+
+
+def test_s4_a_seat_leaving_the_learners_side_gets_its_episodes_opponent_after_the_pool_changed():
+    first, second = RandomPolicy(1), RandomPolicy(2)
+    venv = VecSelfPlayEnv("specter_ops_v0", {"num_players": 5}, opponents=[(first, 1.0, "a"), (second, 1.0, "b")],
+                          num_envs=1, max_decisions=300, seed=0, learner_teams=True)
+    venv.reset()
+    slot = venv.slots[0]
+    while slot.group[0] != 1:  # a loyal-hunters episode, before the deal
+        venv.step(venv.action_masks().argmax(axis=1))
+    drawn = slot.drawn[2]
+    venv.set_opponents([RandomPolicy(3)])  # the pool shrinks and moves, as the trainer's does
+    slot.game._h_traitor = 1  # seat 2 now serves the agent
+    venv._follow_sides(slot, 2)
+    assert 2 not in slot.group and slot.bound[2] is not None
+    assert slot.bound[2] is venv._bind(drawn, slot, 2)
