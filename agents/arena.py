@@ -33,7 +33,8 @@ def play_sides(game: Any, side_policies: Sequence[BasePolicy], seed: int, max_de
     see their observations. At the deal every seat binds its starting side's policy,
     in seat order (so a game whose sides never change plays exactly as
     :func:`play_game`); a seat that changes sides binds its new side's on its first
-    decision there."""
+    decision there. Each seat is bound apart: a policy whose bound seats shared memory
+    could tell which seat stopped asking it (the traitor's), so none of ours do."""
     start = game.starting_sides()
     policies = [side_policies[k] for k in start]
     if not game.sides_change:
