@@ -663,7 +663,8 @@ def search_section() -> str:
             rec = json.load(f)
         names = [n for n in next(iter(rec["results"].values())) if n not in ("heuristic", "pretrained")]
         command = (f"python -m spyenvs.experiments.search_strength --env {' --env '.join(rec['results'])} "
-                   f"--players {rec['players']} --games {rec['games_per_role']} --workers {rec['workers']} "
+                   + (f"--players {rec['players']} " if rec.get("players") else "")
+                   + f"--games {rec['games_per_role']} --workers {rec['workers']} "
                    f"--chunks {rec.get('chunks', 1)} " + " ".join(f"--candidate '{n}'" for n in names))
         out += [f"Against the flagship bar (`{command}`, saved as `docs/search/{os.path.basename(path)}`, "
                 f"{rec['date']}, {rec['seconds']} s, load average {rec['load']}):\n", flagship_table(rec), ""]

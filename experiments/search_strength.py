@@ -146,7 +146,8 @@ def flagship_table(record: dict) -> str:
                 bar = None if own is None else beat_bar(own, FLAGSHIP_BEAT_BY, FLAGSHIP_HALF_WAY_ABOVE)
                 met = "n/a" if bar is None else ("yes" if v["rate"] >= bar - 1e-9 else
                                                  f"no ({(bar - v['rate']) * 100:.1f} points short)")
-                lines.append(f"| {env_id} | {res['num_players']} | {kind} | `{name}` "
+                players = res.get("config", {}).get("num_players", res["num_players"])  # the table's count, not its seats
+                lines.append(f"| {env_id} | {players} | {kind} | `{name}` "
                              f"{pct(v['rate'], v['low'], v['high'])} (n={v['games']}) | " + " | ".join(cells)
                              + f" | {'n/a' if bar is None else f'>= {bar:.1%}'} | {met} | "
                              f"{res['seconds'] / max(res['games'], 1):.1f} |")

@@ -15,5 +15,8 @@ INFO = GameInfo(
     heuristic="spyenvs.agents.heuristics.specter_ops",
     net_input="cell_board",
     train_speed_target=1.0,
+    # the plan search (spyenvs.agents.specter_search): the generic search's 10-decision
+    # cut-off never sees a round go by in this game, so its values are flat
+    expert_search="ismcts:4000:heuristic:macro=specter:value=search:top=8:reply=1:bias=1:time=0.5",
     learning_goals={"agent": ((0.90, None), (0.95, None)), "hunter": ((0.99, None), (0.25, None))},
 )
