@@ -202,15 +202,16 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
         self.seat_kind = [self.kinds.index(role_kind(r)) for r in g.roles]
         self.sides_change = bool(g.sides_change) and learner_teams
         # the seat groups the learner rotates over: one seat each, or with learner_teams
-        # every seat of a team kind together
-        team = set(getattr(g, "team_kinds", ())) if learner_teams else set()
-        self.learner_groups: list[tuple[int, ...]] = []
-        for s in self.learner_seats:
-            k = role_kind(g.roles[s])
-            if k not in team:
-                self.learner_groups.append((s,))
-            elif not any(role_kind(g.roles[grp[0]]) == k for grp in self.learner_groups):
-                self.learner_groups.append(tuple(t for t in self.learner_seats if role_kind(g.roles[t]) == k))
+        # every learner seat of a starting side together (a team kind's seats), so each
+        # group is one side of Game.starting_sides, as evaluation seats a candidate
+        if learner_teams:
+            by_side: dict[int, list[int]] = {}
+            start = g.starting_sides()
+            for s in self.learner_seats:
+                by_side.setdefault(start[s], []).append(s)
+            self.learner_groups: list[tuple[int, ...]] = [tuple(seats) for seats in by_side.values()]
+        else:
+            self.learner_groups = [(s,) for s in self.learner_seats]
         self.max_decisions = max_decisions
         self.mix_opponents = mix_opponents
         self.auto_play_forced = auto_play_forced
