@@ -1,5 +1,5 @@
 """A game's default recipe run with several seeds, every result reported: per seed,
-``spyenvs train ENV --opt seed=S`` with its final evaluation at ``--games`` per role
+``spyenvs train ENV --seed S`` with its final evaluation at ``--games`` per role
 (default 400, seats rotated, team roles as a team) against random and the heuristic,
 the heuristic's own score in the same seats and games beside it. Each run's
 ``results.json`` is saved as ``docs/seeds/<env_id>-seed<S>.json``; the table of all
@@ -49,7 +49,7 @@ def run_seed(env_id: str, seed: int, games: int, opts: list[str], tag: str | Non
     name = run_name(env_id, seed, tag)
     out = os.path.join(runs, name)
     argv = [sys.executable, "-c", "import sys; from spyenvs.cli import main; sys.exit(main())", "train", env_id,
-            "--out", out, "--opt", f"seed={seed}", "--opt", f"eval.final_games={games}"]
+            "--out", out, "--seed", str(seed), "--opt", f"eval.final_games={games}"]
     if config:
         argv += ["--config", config]
     for opt in opts:

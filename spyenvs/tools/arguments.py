@@ -54,10 +54,13 @@ def add_players_argument(p: argparse.ArgumentParser) -> None:
 
 def train_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """``spyenvs train``'s config overrides: each ``--opt KEY=VALUE``, then ``--players N``
-    as ``game.num_players`` (one way to name a table, for every game and backend)."""
+    as ``game.num_players`` (one way to name a table, for every game and backend) and
+    ``--seed S`` as ``seed``."""
     overrides = parse_key_values(getattr(args, "opt", None), "--opt")
     if getattr(args, "players", None) is not None:
         overrides["game.num_players"] = args.players
+    if getattr(args, "seed", None) is not None:
+        overrides["seed"] = args.seed
     return overrides
 
 
@@ -154,6 +157,8 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its state.pt")
     p.add_argument("--timesteps", type=positive_int, default=None, help="override total_timesteps")
     add_players_argument(p)
+    p.add_argument("--seed", type=non_negative_int, default=None,
+                   help="the run's seed (default: the config's; docs/results/policies.md runs seeds 0, 1, 2)")
     p.add_argument("--opt", action="append", metavar="KEY=VALUE",
                    help="override a config option, dotted (ppo.n_steps=256, game.num_players=3)")
     p.add_argument("--quiet", action="store_true")

@@ -68,6 +68,22 @@ def test_the_trainers_share_the_cli_argument_lists():
     assert parse_key_values(["a=true", "b=x", "c=[1, 2]", "d=null"]) == {"a": True, "b": "x", "c": [1, 2], "d": None}
 
 
+def test_train_seed_and_players_reach_the_loaded_config():
+    import argparse
+
+    from spyenvs.experiments.config import default_config_path
+    from spyenvs.experiments.train_selfplay import load_config
+    from spyenvs.tools.arguments import add_train_arguments, train_overrides
+
+    train = argparse.ArgumentParser()
+    add_train_arguments(train)
+    args = train.parse_args(["the_agents_v0", "--seed", "2", "--players", "3"])
+    cfg = load_config(default_config_path("the_agents_v0"), "the_agents_v0", train_overrides(args))
+    assert cfg.seed == 2 and cfg.game["num_players"] == 3
+    unset = train.parse_args(["the_agents_v0"])
+    assert "seed" not in train_overrides(unset)  # the config's own seed stands
+
+
 def test_help_description_is_a_whole_sentence(capsys):
     description = build_parser().description
     assert description.endswith(".") and "train" in description and "eval" in description
