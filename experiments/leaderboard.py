@@ -106,6 +106,16 @@ def heuristic_bar(own: float) -> float:
     return beat_bar(own, BEAT_HEURISTIC_BY, HALF_WAY_ABOVE)
 
 
+def bar_gap(rate: float, own: float, opponent: str, by: float = BEAT_HEURISTIC_BY,
+            half_way_above: float = HALF_WAY_ABOVE) -> float:
+    """How far a win rate is over (+) or under (-) the bar against ``opponent``, given
+    the heuristic's own rate there: :func:`~spyenvs.experiments.evaluate.beat_bar`
+    against the heuristic, its own - 1 point against random. Rounded so that an exact
+    tie on the bar is not a miss by float error."""
+    bar = beat_bar(own, by, half_way_above) if opponent == "heuristic" else own - NEAR_HEURISTIC_VS_RANDOM
+    return round(rate - bar, 9)
+
+
 def beats_heuristic(vs: dict, heuristic_vs: dict | None, kind: str) -> str:
     """Whether a role meets the bar set against the heuristic's own scores in the
     same seats and games (at least :func:`heuristic_bar` against the heuristic, and
@@ -117,9 +127,7 @@ def beats_heuristic(vs: dict, heuristic_vs: dict | None, kind: str) -> str:
         h = (heuristic_vs or {}).get(opp, {}).get(kind)
         if v is None or h is None:
             return "-"
-        bar = heuristic_bar(h["rate"]) if opp == "heuristic" else h["rate"] - NEAR_HEURISTIC_VS_RANDOM
-        # rounded so an exact tie on the bar is not a miss by float error
-        gap = round(v["rate"] - bar, 9)
+        gap = bar_gap(v["rate"], h["rate"], opp)
         if gap < 0:
             gaps.append(f"{gap * 100:+.1f} pts vs {opp}")
     return "yes" if not gaps else "no (" + ", ".join(gaps) + ")"

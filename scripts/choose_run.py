@@ -20,8 +20,7 @@ import json
 import os
 import sys
 
-from spyenvs.experiments.evaluate import beat_bar
-from spyenvs.experiments.leaderboard import BEAT_HEURISTIC_BY, HALF_WAY_ABOVE, NEAR_HEURISTIC_VS_RANDOM
+from spyenvs.experiments.leaderboard import BEAT_HEURISTIC_BY, HALF_WAY_ABOVE, bar_gap
 from spyenvs.experiments.search_strength import FLAGSHIP_BEAT_BY, FLAGSHIP_HALF_WAY_ABOVE
 from spyenvs.tools.arguments import run_reporting_errors
 
@@ -43,8 +42,7 @@ def gaps(run: dict, by: float = BEAT_HEURISTIC_BY, half_way_above: float = HALF_
     for opp in ("heuristic", "random"):
         for kind, v in run["vs"][opp].items():
             own = run["heuristic_vs"][opp][kind]["rate"]
-            bar = beat_bar(own, by, half_way_above) if opp == "heuristic" else own - NEAR_HEURISTIC_VS_RANDOM
-            out[f"{kind} vs {opp}"] = round(100 * (v["rate"] - bar), 1)
+            out[f"{kind} vs {opp}"] = round(100 * bar_gap(v["rate"], own, opp, by, half_way_above), 1)
     return out
 
 
