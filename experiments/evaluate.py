@@ -29,7 +29,7 @@ import numpy as np
 
 from spyenvs.agents.arena import play_sides, score
 from spyenvs.agents.registry import make_policy
-from spyenvs.core.game import role_kind, role_kinds
+from spyenvs.core.game import role_kind, role_kinds, seats_by_side
 from spyenvs.core.progress import progress_bar
 from spyenvs.core.stats import wilson_interval
 from spyenvs.registry import make_game
@@ -48,12 +48,7 @@ def seat_groups(game: Any) -> list[list[int]]:
     hunters, who win or lose as one), any other seat alone. A candidate takes one
     group; where sides change during a game (the 5-player traitor) it then plays
     every seat of its side as the game goes (:func:`~spyenvs.agents.arena.play_sides`)."""
-    groups: list[list[int]] = []
-    for seat, side in enumerate(game.starting_sides()):
-        if side == len(groups):
-            groups.append([])
-        groups[side].append(seat)
-    return groups
+    return seats_by_side(game.starting_sides())
 
 
 def games_for(game: Any, games_per_role: int, kinds: Sequence[str] | None = None) -> int:

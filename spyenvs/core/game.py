@@ -78,6 +78,17 @@ def starting_sides(roles, team_kinds=()) -> tuple[int, ...]:
     return tuple(sides)
 
 
+def seats_by_side(sides) -> list[list[int]]:
+    """The seats of each side, one list per side in side order, from each seat's side
+    numbered as :func:`starting_sides` numbers them."""
+    groups: list[list[int]] = []
+    for seat, side in enumerate(sides):
+        if side == len(groups):
+            groups.append([])
+        groups[side].append(seat)
+    return groups
+
+
 def fresh_seed() -> int:
     """A seed from OS entropy, for ``reset()`` without a seed."""
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> 1)

@@ -84,7 +84,7 @@ try:
 except ImportError as exc:  # pragma: no cover - the core install has no SB3
     raise ImportError(f"spyenvs.wrappers.vec_selfplay needs the train extra (stable-baselines3): {exc}") from exc
 
-from ..core.game import role_kind
+from ..core.game import role_kind, seats_by_side
 from ..registry import make_game
 from .selfplay import learner_seats, observation_scale, opponent_class_bits
 
@@ -205,11 +205,9 @@ class VecSelfPlayEnv(_VecEnvMethods, VecEnv):
         # every learner seat of a starting side together (a team kind's seats), so each
         # group is one side of Game.starting_sides, as evaluation seats a candidate
         if learner_teams:
-            by_side: dict[int, list[int]] = {}
-            start = g.starting_sides()
-            for s in self.learner_seats:
-                by_side.setdefault(start[s], []).append(s)
-            self.learner_groups: list[tuple[int, ...]] = [tuple(seats) for seats in by_side.values()]
+            mine = set(self.learner_seats)
+            groups = (tuple(s for s in seats if s in mine) for seats in seats_by_side(g.starting_sides()))
+            self.learner_groups: list[tuple[int, ...]] = [grp for grp in groups if grp]
         else:
             self.learner_groups = [(s,) for s in self.learner_seats]
         self.max_decisions = max_decisions
