@@ -31,7 +31,13 @@ def read_run(path: str) -> dict:
     if not os.path.isfile(file):
         raise FileNotFoundError(f"{file}: not a finished run of spyenvs train (it writes results.json)")
     with open(file) as f:
-        return json.load(f)
+        try:
+            run = json.load(f)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{file}: not a spyenvs train results.json (not JSON: {exc})") from None
+    if not isinstance(run, dict) or not isinstance(run.get("vs"), dict):
+        raise ValueError(f"{file}: not a spyenvs train results.json (no win rates under 'vs')")
+    return run
 
 
 def gaps(run: dict, by: float = BEAT_HEURISTIC_BY, half_way_above: float = HALF_WAY_ABOVE) -> dict[str, float]:
@@ -39,10 +45,14 @@ def gaps(run: dict, by: float = BEAT_HEURISTIC_BY, half_way_above: float = HALF_
     if not run.get("heuristic_vs"):
         raise ValueError("the run has no heuristic scores beside its own (an evaluation without the heuristic)")
     out = {}
-    for opp in ("heuristic", "random"):
-        for kind, v in run["vs"][opp].items():
-            own = run["heuristic_vs"][opp][kind]["rate"]
-            out[f"{kind} vs {opp}"] = round(100 * bar_gap(v["rate"], own, opp, by, half_way_above), 1)
+    try:
+        for opp in ("heuristic", "random"):
+            for kind, v in run["vs"][opp].items():
+                own = run["heuristic_vs"][opp][kind]["rate"]
+                out[f"{kind} vs {opp}"] = round(100 * bar_gap(v["rate"], own, opp, by, half_way_above), 1)
+    except (KeyError, TypeError, AttributeError):
+        raise ValueError("not a spyenvs train results.json: it lacks a win rate against random or the heuristic, "
+                         "its own or the heuristic's, for some role") from None
     return out
 
 

@@ -61,3 +61,11 @@ def test_runs_evaluated_on_different_games_are_not_compared(tmp_path):
     other = write(tmp_path, "other", run(0.40, 0.95, evaluation=dict(EVALUATION, seed=1)))
     with pytest.raises(ValueError, match="different games"):
         choose_run.main([current, other])
+
+
+def test_a_file_that_is_not_a_runs_results_is_refused_in_one_line(tmp_path):
+    current = write(tmp_path, "current", run(0.35, 0.95))
+    foreign = run(0.40, 0.95)
+    del foreign["vs"]["random"]
+    with pytest.raises(ValueError, match="not a spyenvs train results.json"):
+        choose_run.main([current, write(tmp_path, "foreign", foreign)])
