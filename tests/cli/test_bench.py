@@ -30,6 +30,17 @@ def test_train_bench_rows_carry_the_ratio_to_the_tutorial(monkeypatch):
     assert "5.00x" in train_bench.format_rows(rows)
 
 
+def test_train_bench_goal_holds_at_the_target_plus_ten_percent():
+    from spyenvs.experiments.train_bench import format_rows, holds_goal
+
+    assert holds_goal({"ratio": 5.5, "target": 5.0}) and not holds_goal({"ratio": 5.49, "target": 5.0})
+    assert holds_goal({"ratio": 1.1, "target": 1.0})
+    assert not holds_goal({"ratio": 9.0})  # the tutorial's row has no target
+    tutorial = {"name": "tutorial", "steps": 10, "wall_s": 1.0, "steps_per_s": 10.0, "train_steps_per_s": 10.0}
+    game = dict(tutorial, name="the_agents_v0", ratio=5.6, loop_ratio=6.0, target=5.0)
+    assert "| 5.60x | >= 5x | +12% | yes |" in format_rows([tutorial, game])
+
+
 def _fake_rounds(monkeypatch, train_bench, tutorial_walls, game_wall, game_loop):
     """The tutorial's process takes each of ``tutorial_walls`` in turn (its loop as long
     as its process); every game's takes ``game_wall``, its loop ``game_loop``."""
@@ -62,7 +73,7 @@ def test_train_bench_prints_each_ratios_spread_over_the_rounds_and_the_tutorials
     assert rows[1]["ratio"] == 5.0 and rows[1]["ratio_range"] == [4.0, 6.25]
     assert rows[0]["steps_per_s_range"] == [96.0, 150.0]
     text = train_bench.format_rows(rows)
-    assert "| 5.00x (4.00-6.25) | >= 5x | +0% |" in text
+    assert "| 5.00x (4.00-6.25) | >= 5x | +0% | no |" in text  # on target, short of the 10% margin
     assert "| 120 (96-150) |" in text  # the tutorial's own median and spread
 
 
