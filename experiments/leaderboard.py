@@ -537,14 +537,18 @@ def recipe_cell(rec: dict) -> str:
     its config files (:func:`game_config_files`), when the run's options (recorded by the
     trainer since 2026-12-03) are exactly it, else the default and the options that
     differ (teacher's games kept from another run are named after it); older records did
-    not keep them."""
+    not keep them. An option a record lacks (added to the trainer later) counts at its
+    built-in default."""
     options = rec.get("options")
     if not options:
         return "not recorded"
     from spyenvs.experiments.config import TrainConfig, default_config_path, load, to_dict
 
     path = default_config_path(rec["env_id"])
-    ran = _flat(options)
+    # an option the trainer did not have yet when the record was written: the run had
+    # what the option's built-in default still does (a new option defaults to the old way)
+    ran = {k: v for k, v in _flat(to_dict(TrainConfig())).items() if k.split(".")[0] not in options}
+    ran.update(_flat(options))
     # the teacher's games kept from an earlier run (warm_start.demos): where they came
     # from, not what the recipe is
     kept = ran.pop("warm_start.demos", "")

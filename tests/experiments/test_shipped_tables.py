@@ -270,6 +270,12 @@ def test_the_recipe_column_names_the_config_file_a_run_ran_exactly():
     assert leaderboard.recipe_cell({"env_id": "unrest_v0", "options": options}) == \
         "`configs/unrest_expert.yaml`, its teacher's games kept from `runs/first/demos.npz`"
     assert leaderboard.recipe_cell({"env_id": "unrest_v0"}) == "not recorded"
+    # a record from before env_processes existed ran in one process: against a default
+    # that splits the games, it says so
+    older = to_dict(load(TrainConfig, default_config_path("unrest_v0"), "unrest_v0"))
+    del older["env_processes"]
+    assert leaderboard.recipe_cell({"env_id": "unrest_v0", "options": older}) == \
+        "`configs/unrest.yaml` with `env_processes=1`"
 
 
 def test_measuring_a_file_in_two_processes_gives_the_figures_of_one():
