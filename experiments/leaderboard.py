@@ -542,30 +542,35 @@ def recipe_cell(rec: dict) -> str:
     options = rec.get("options")
     if not options:
         return "not recorded"
-    from spyenvs.experiments.config import TrainConfig, default_config_path, load, to_dict
+    from spyenvs.experiments.config import default_config_path
 
     path = default_config_path(rec["env_id"])
-    # an option the trainer did not have yet when the record was written: the run had
-    # what the option's built-in default still does (a new option defaults to the old way)
-    ran = {k: v for k, v in _flat(to_dict(TrainConfig())).items() if k.split(".")[0] not in options}
-    ran.update(_flat(options))
     # the teacher's games kept from an earlier run (warm_start.demos): where they came
     # from, not what the recipe is
-    kept = ran.pop("warm_start.demos", "")
+    kept = _flat(options).get("warm_start.demos", "")
     suffix = f", its teacher's games kept from `{kept}`" if kept else ""
-
-    def differ(config_path):
-        made = _flat(to_dict(load(TrainConfig, config_path, rec["env_id"])))
-        return {k: v for k, v in ran.items() if made.get(k) != v}
-
     for other in game_config_files(path):  # a longer documented config it ran exactly
-        if not differ(other):
+        if not options_against(rec["env_id"], options, other):
             return f"`{os.path.relpath(other, ROOT)}`{suffix}"
     name = os.path.relpath(path, ROOT) if path else "defaults"
-    extra = differ(path)
+    extra = options_against(rec["env_id"], options, path)
     if not extra:
         return f"`{name}`{suffix}"
     return f"`{name}` with " + ", ".join(f"`{k}={json.dumps(v)}`" for k, v in sorted(extra.items())) + suffix
+
+
+def options_against(env_id: str, options: dict, config_path: str | None) -> dict:
+    """The options of a run (its recorded nested config) that differ from the config
+    file at ``config_path`` as it is now, dotted, the teacher's kept games
+    (``warm_start.demos``) left out. An option the record lacks (added to the trainer
+    after the run) counts at its built-in default: a new option defaults to the old way."""
+    from spyenvs.experiments.config import TrainConfig, load, to_dict
+
+    ran = {k: v for k, v in _flat(to_dict(TrainConfig())).items() if k.split(".")[0] not in options}
+    ran.update(_flat(options))
+    ran.pop("warm_start.demos", None)
+    made = _flat(to_dict(load(TrainConfig, config_path, env_id)))
+    return {k: v for k, v in ran.items() if made.get(k) != v}
 
 
 def game_config_files(default: str | None) -> list[str]:

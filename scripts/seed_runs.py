@@ -27,7 +27,9 @@ import subprocess
 import sys
 
 from spyenvs.experiments.evaluate import pct
-from spyenvs.experiments.leaderboard import BEAT_HEURISTIC_BY, NEAR_HEURISTIC_VS_RANDOM, beats_heuristic, rewrite_between
+from spyenvs.experiments.config import default_config_path
+from spyenvs.experiments.leaderboard import (BEAT_HEURISTIC_BY, NEAR_HEURISTIC_VS_RANDOM, beats_heuristic, options_against,
+                                             rewrite_between)
 from spyenvs.registry import ENV_IDS
 from spyenvs.tools.arguments import add_saved_results_arguments, non_negative_int, positive_int, run_reporting_errors
 
@@ -82,6 +84,32 @@ def load_runs(folder: str = FOLDER) -> list[dict]:
     return runs
 
 
+#: options every seed run sets for the protocol itself, not for the recipe
+PROTOCOL_OPTIONS = ("seed", "eval.final_games")
+
+
+def recipe_label(res: dict) -> str:
+    """The recipe of a saved seed run against its config file as it is now: ``default``
+    (or the file it ran) and the recorded options that differ, so a run made before a
+    config changed says how it differs from today's; the options given at the time where
+    the run recorded none, or that its record predates (an option inside a section the
+    record has, e.g. ``net.prior_open``)."""
+    config = res["seed_run"].get("config")
+    base = f"`{config}`" if config else "default"
+    given = list(res["seed_run"]["opts"])
+    options = res.get("options")
+    if not options:
+        return base + (" + " + ", ".join(given) if given else "")
+    path = os.path.join(ROOT, config) if config else default_config_path(res["env_id"])
+    differ = {k: v for k, v in options_against(res["env_id"], options, path).items() if k not in PROTOCOL_OPTIONS}
+    parts = [f"{k}={json.dumps(v)}" for k, v in sorted(differ.items())]
+    for opt in given:  # what the record cannot say itself
+        key = opt.split("=", 1)[0]
+        if not any(k == key or k.startswith(key + ".") for k in differ):
+            parts.append(opt)
+    return base + (" + " + ", ".join(parts) if parts else "")
+
+
 def _mean(cells: list[dict]) -> dict:
     return {"rate": sum(c["rate"] for c in cells) / len(cells)}
 
@@ -97,8 +125,7 @@ def results_section(folder: str = FOLDER) -> str:
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     groups: dict[tuple[str, str], list[dict]] = {}
     for res in sorted(runs, key=lambda r: (r["env_id"], r["seed_run"].get("tag") or "", r["seed_run"]["seed"])):
-        base = f"`{res['seed_run']['config']}`" if res["seed_run"].get("config") else "default"
-        recipe = base + (" + " + ", ".join(res["seed_run"]["opts"]) if res["seed_run"]["opts"] else "")
+        recipe = recipe_label(res)
         groups.setdefault((res["env_id"], recipe), []).append(res)
         for kind in res["vs"]["heuristic"]:
             cells = []

@@ -85,3 +85,24 @@ def test_a_config_file_must_be_named_too(capsys):
                                 "seed_runs")
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "--tag" in err
+
+
+def test_a_run_made_before_the_default_changed_is_labelled_by_how_it_differs_from_todays():
+    """The recipe column reads the run's recorded options against the config as it is
+    now: a run of an older default says what it ran; the protocol's own options (seed,
+    final games) are not the recipe; an option the record predates comes from the
+    options given at the time."""
+    from spyenvs.experiments.config import TrainConfig, default_config_path, load, to_dict
+
+    options = to_dict(load(TrainConfig, default_config_path("the_agents_v0"), "the_agents_v0"))
+    options["seed"], options["eval"]["final_games"] = 2, 400
+    run = dict(saved_run(2, 0.6), options=options)
+    assert seed_runs.recipe_label(run) == "default"
+    older = json.loads(json.dumps(options))
+    older["torch_threads"], older["total_timesteps"] = 1, 500_000
+    del older["env_processes"]  # the trainer had no such option then: one process
+    assert seed_runs.recipe_label(dict(run, options=older)) == \
+        "default + env_processes=1, torch_threads=1, total_timesteps=500000"
+    del older["net"]["prior_weight"]
+    given = dict(run, options=older, seed_run={"seed": 2, "tag": "w3", "opts": ["net.prior_weight=3"]})
+    assert seed_runs.recipe_label(given).endswith("total_timesteps=500000, net.prior_weight=3")
