@@ -547,7 +547,7 @@ def recipe_cell(rec: dict) -> str:
     path = default_config_path(rec["env_id"])
     # the teacher's games kept from an earlier run (warm_start.demos): where they came
     # from, not what the recipe is
-    kept = _flat(options).get("warm_start.demos", "")
+    kept = dotted_options(options).get("warm_start.demos", "")
     suffix = f", its teacher's games kept from `{kept}`" if kept else ""
     for other in game_config_files(path):  # a longer documented config it ran exactly
         if not options_against(rec["env_id"], options, other):
@@ -566,10 +566,10 @@ def options_against(env_id: str, options: dict, config_path: str | None) -> dict
     after the run) counts at its built-in default: a new option defaults to the old way."""
     from spyenvs.experiments.config import TrainConfig, load, to_dict
 
-    ran = {k: v for k, v in _flat(to_dict(TrainConfig())).items() if k.split(".")[0] not in options}
-    ran.update(_flat(options))
+    ran = {k: v for k, v in dotted_options(to_dict(TrainConfig())).items() if k.split(".")[0] not in options}
+    ran.update(dotted_options(options))
     ran.pop("warm_start.demos", None)
-    made = _flat(to_dict(load(TrainConfig, config_path, env_id)))
+    made = dotted_options(to_dict(load(TrainConfig, config_path, env_id)))
     return {k: v for k, v in ran.items() if made.get(k) != v}
 
 
@@ -584,11 +584,12 @@ def game_config_files(default: str | None) -> list[str]:
                   if f.startswith(stem + "_") and f.endswith(".yaml"))
 
 
-def _flat(options: dict, prefix: str = "") -> dict:
+def dotted_options(options: dict, prefix: str = "") -> dict:
+    """A nested config as one level of dotted keys (``net.prior_weight``)."""
     out = {}
     for key, value in options.items():
         if isinstance(value, dict):
-            out.update(_flat(value, f"{prefix}{key}."))
+            out.update(dotted_options(value, f"{prefix}{key}."))
         else:
             out[f"{prefix}{key}"] = value
     return out

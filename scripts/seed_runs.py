@@ -28,8 +28,8 @@ import sys
 
 from spyenvs.experiments.evaluate import pct
 from spyenvs.experiments.config import default_config_path
-from spyenvs.experiments.leaderboard import (BEAT_HEURISTIC_BY, NEAR_HEURISTIC_VS_RANDOM, beats_heuristic, options_against,
-                                             rewrite_between)
+from spyenvs.experiments.leaderboard import (BEAT_HEURISTIC_BY, NEAR_HEURISTIC_VS_RANDOM, beats_heuristic, dotted_options,
+                                             options_against, rewrite_between)
 from spyenvs.registry import ENV_IDS
 from spyenvs.tools.arguments import add_saved_results_arguments, non_negative_int, positive_int, run_reporting_errors
 
@@ -103,9 +103,10 @@ def recipe_label(res: dict) -> str:
     path = os.path.join(ROOT, config) if config else default_config_path(res["env_id"])
     differ = {k: v for k, v in options_against(res["env_id"], options, path).items() if k not in PROTOCOL_OPTIONS}
     parts = [f"{k}={json.dumps(v)}" for k, v in sorted(differ.items())]
-    for opt in given:  # what the record cannot say itself
+    recorded = dotted_options(options)
+    for opt in given:  # what the record cannot say itself: an option it has no key for
         key = opt.split("=", 1)[0]
-        if not any(k == key or k.startswith(key + ".") for k in differ):
+        if not any(k == key or k.startswith(key + ".") for k in recorded):
             parts.append(opt)
     return base + (" + " + ", ".join(parts) if parts else "")
 

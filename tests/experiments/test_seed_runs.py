@@ -103,6 +103,10 @@ def test_a_run_made_before_the_default_changed_is_labelled_by_how_it_differs_fro
     del older["env_processes"]  # the trainer had no such option then: one process
     assert seed_runs.recipe_label(dict(run, options=older)) == \
         "default + env_processes=1, torch_threads=1, total_timesteps=500000"
+    # an option given at the time that the record holds is read from the record: a run
+    # given today's value is no different from today's default
+    same = dict(run, seed_run={"seed": 2, "tag": "x", "opts": ["total_timesteps=1000000"]})
+    assert seed_runs.recipe_label(same) == "default"
     del older["net"]["prior_weight"]
     given = dict(run, options=older, seed_run={"seed": 2, "tag": "w3", "opts": ["net.prior_weight=3"]})
     assert seed_runs.recipe_label(given).endswith("total_timesteps=500000, net.prior_weight=3")
