@@ -76,6 +76,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRETRAINED = os.path.join(ROOT, "agents", "pretrained")
 LEADERBOARD = os.path.join(ROOT, "docs", "leaderboard")
 LADDER = os.path.join(ROOT, "agents", "ladder")
+EXPLOIT = os.path.join(ROOT, "docs", "exploit")
 SEARCH = os.path.join(ROOT, "docs", "search")
 #: the score card's opponents, weakest first. Adding a bot (``expert``) is: name it
 #: here, then rerun ``ENV --ladder``; the score card reads its bots from the file
@@ -444,12 +445,32 @@ def _players_cell(rec: dict) -> str:
     return f"{count}p" + "".join(f", {n}p" for n in also)
 
 
-def coverage_table(folder: str | None = None) -> str:
+def probe_cell(table: str, exploit_folder: str = EXPLOIT) -> str:
+    """A table's exploitability probe of its pretrained policy
+    (``docs/exploit/<table>-pretrained.json``): per role, how many points the best
+    response wins more than the heuristic does against the policy, and the budget."""
+    path = os.path.join(exploit_folder, f"{table}-pretrained.json")
+    if not os.path.isfile(path):
+        return "none yet"
+    with open(path) as f:
+        res = json.load(f)
+    gaps = []
+    for kind, r in res["kinds"].items():
+        heuristic = r.get("references", {}).get("heuristic")
+        gap = f"{(r['final']['rate'] - heuristic['rate']) * 100:+.1f}" if heuristic else "?"
+        gaps.append(f"{kind} {gap}")
+    return ", ".join(gaps) + f" ({res['budget']['minutes_per_kind']:g} min)"
+
+
+def coverage_table(folder: str | None = None, exploit_folder: str = EXPLOIT, ladder_folder: str = LADDER) -> str:
     """Every table (game and player count) at a glance: which shipped file plays it
-    (trained there, or trained at another count and measured there), and whether each
-    role meets the bar (:func:`beats_heuristic`); from ``agents/pretrained/*.json``."""
-    lines = ["| env | players | pretrained file | trained at | " + "meets the bar, per role | games per role |",
-             "|---|---|---|---|---|---|"]
+    (trained there, or trained at another count and measured there), whether each
+    role meets the bar (:func:`beats_heuristic`; from ``agents/pretrained/*.json``),
+    whether the score card's ladder has it (``agents/ladder/<table>.json``) and what
+    the exploitability probe found (:func:`probe_cell`)."""
+    lines = ["| env | players | pretrained file | trained at | " + "meets the bar, per role | games per role "
+             "| score card ladder | best response over the heuristic, points per role (budget) |",
+             "|---|---|---|---|---|---|---|---|"]
     records = shipped_records(folder)
     for table in every_table():
         env_id, config = parse_table(table)
@@ -464,13 +485,15 @@ def coverage_table(folder: str | None = None) -> str:
                 found = (rec, served["vs"], served.get("heuristic_vs"))
         counts = _players_cell(found[0]) if found and record_table(found[0]) == table else f"{players}p"
         if found is None:
-            lines.append(f"| {env_id} | {counts} | none yet | | | |")
+            lines.append(f"| {env_id} | {counts} | none yet | | | | | |")
             continue
         rec, vs, reference = found
         games = min((v["games"] for kinds_vs in vs.values() for v in kinds_vs.values()), default=0)
         trained = rec["config"].get("num_players", rec["num_players"])
         bars = "; ".join(f"{kind}: {beats_heuristic(vs, reference, kind)}" for kind in kinds)
-        lines.append(f"| {env_id} | {counts} | `{record_table(rec)}.npz` | {trained}p | {bars} | {games} |")
+        ladder = "yes" if os.path.isfile(os.path.join(ladder_folder, f"{table}.json")) else "none yet"
+        lines.append(f"| {env_id} | {counts} | `{record_table(rec)}.npz` | {trained}p | {bars} | {games} "
+                     f"| {ladder} | {probe_cell(table, exploit_folder)} |")
     return "\n".join(lines)
 
 

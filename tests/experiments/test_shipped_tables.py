@@ -306,3 +306,22 @@ def test_a_served_player_count_is_measured_on_its_own_games_and_gets_its_rows(tm
     assert pretrained.find_table("spy_games_v0", {"num_players": 2}) == "spy_games_v0"
     assert pretrained.find_table("spy_games_v0", {"num_players": 3}) is None
     assert pretrained.find_table("spy_games_v0", {"num_players": 2, "negotiation": "off"}) is None
+
+
+def test_every_table_page_says_per_table_whether_the_ladder_and_the_probe_cover_it(tmp_path):
+    """docs/tables.md: per table, the score card's ladder (``agents/ladder/<table>.json``)
+    and the exploitability probe of its pretrained policy, as the best response's points
+    over the heuristic's own win rate against it, per role."""
+    records, probes, ladders = tmp_path / "records", tmp_path / "exploit", tmp_path / "ladder"
+    for folder in (records, probes, ladders):
+        folder.mkdir()
+    _copy(records, "the_agents_v0")
+    (ladders / "the_agents_v0.json").write_text("{}")
+    probe = {"budget": {"minutes_per_kind": 2.0},
+             "kinds": {"player": {"final": _rate(0.52), "references": {"heuristic": _rate(0.405)}}}}
+    (probes / "the_agents_v0-pretrained.json").write_text(json.dumps(probe))
+    table = leaderboard.coverage_table(str(records), exploit_folder=str(probes), ladder_folder=str(ladders))
+    assert "| the_agents_v0 | 2p | `the_agents_v0.npz` | 2p |" in table
+    row = next(line for line in table.splitlines() if line.startswith("| the_agents_v0 | 2p |"))
+    assert row.endswith("| yes | player +11.5 (2 min) |")
+    assert leaderboard.probe_cell("the_agents_v0-3p", str(probes)) == "none yet"
