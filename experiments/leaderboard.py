@@ -305,17 +305,16 @@ def backfill_heuristic(table: str, folder: str | None = None, progress=None) -> 
 
 def leaderboard(table: str, games: int, sims: int, seed: int = 7, progress: bool = False,
                 search_games: int | None = None,
-                workers: int = 1, expert: bool = True) -> dict:
+                workers: int = 1, expert: bool = True, ismcts: bool = True) -> dict:
     """Round-robin of random, heuristic, pretrained, ismcts:SIMS (uniform playouts) and
-    ``expert`` at a table (``env_id``: the default config; ``env_id-Np``: N players,
+    ``expert`` (each search bot unless turned off) at a table (``env_id``: the default config; ``env_id-Np``: N players,
     :func:`~spyenvs.agents.pretrained.parse_table`): ``games`` per ordered pair,
     ``search_games`` (default ``games``) for a pair with a search bot in it; Elo with
     random at 1000. Saved as ``docs/leaderboard/<table>.json``."""
     env_id, config = parse_table(table)
     ships = find_table(env_id, config) is not None
-    names = ["random", "heuristic"] + (["pretrained"] if ships else []) + [f"ismcts:{sims}"]
+    names = ["random", "heuristic"] + (["pretrained"] if ships else []) + ([f"ismcts:{sims}"] if ismcts else [])
     names += ["expert"] if expert else []
-    names += [b for b in LADDER_BOTS if b not in names and b != "pretrained"]
     seeds = {nm: seed + i for i, nm in enumerate(names)}
     population = {nm: make_policy(nm, seed=seeds[nm]) for nm in names}  # checks every name before playing
     per_search = search_games or games
@@ -768,6 +767,9 @@ def main(argv=None) -> int:
     ap.add_argument("--search-games", type=int, default=None,
                     help="leaderboard: games per ordered pair with a search bot in it (default: --games)")
     ap.add_argument("--no-expert", action="store_true", help="leaderboard: leave expert out")
+    ap.add_argument("--no-ismcts", action="store_true",
+                    help="leaderboard: leave the plain ismcts:SIMS out (the score card's ladder does not rate it: "
+                         "with --ladder, only the games the ladder reads are played)")
     ap.add_argument("--workers", type=int, default=1,
                     help="processes at once, each pinned to one BLAS thread: the leaderboard's matches; --ship's and "
                          "--remeasure's policy and heuristic (2 at most; the same figures as 1)")
@@ -815,7 +817,8 @@ def main(argv=None) -> int:
     for table in [] if args.from_saved else args.envs:
         say(f"{table}: leaderboard ...")
         res = leaderboard(table, args.games or 40, args.ismcts, progress=True,
-                          search_games=args.search_games, workers=args.workers, expert=not args.no_expert)
+                          search_games=args.search_games, workers=args.workers, expert=not args.no_expert,
+                          ismcts=not args.no_ismcts)
         say(f"{table}: {res['seconds']} s at load {res['load']}")
         if args.ladder:
             source = (f"played by leaderboard {table} --ladder: a round-robin of {', '.join(res['population'])}, "

@@ -73,6 +73,12 @@ def available() -> list[str]:
     return sorted({f[: -len(".json")].split("-", 1)[0] for f in os.listdir(HERE) if f.endswith(".json")})
 
 
+def tables() -> list[str]:
+    """Every shipped ladder by its table: ``<env_id>`` (the default config) or
+    ``<env_id>-<N>p``."""
+    return sorted(f[: -len(".json")] for f in os.listdir(HERE) if f.endswith(".json"))
+
+
 def read_ladder(path: str) -> dict[str, Any]:
     """One ladder file, checked for the keys a score card relies on."""
     with open(path) as f:

@@ -13,7 +13,7 @@ import pytest
 
 from spyenvs.agents import make_policy
 from spyenvs.agents.ladder import find_ladder, full_config, read_ladder
-from spyenvs.agents.ladder import available as ladders_available
+from spyenvs.agents.ladder import tables as ladder_tables
 from spyenvs.agents.ladder import ladder_path, pretrained_digest, stale_pretrained
 from spyenvs.experiments.evaluate import ELO_SCALE, fit_elo, fit_rating, tournament
 from spyenvs.experiments.leaderboard import ladder_from_round_robin, ladder_from_saved, write_ladder
@@ -121,36 +121,43 @@ def test_a_ladder_at_another_player_count_is_named_after_its_table(tmp_path, toy
 
 
 # ------------------------------------------------------------ the shipped ladders
-@pytest.mark.parametrize("env_id", ladders_available())
-def test_each_shipped_ladder_refits_from_its_own_matches_on_the_default_config(env_id):
-    ladder = read_ladder(ladder_path(env_id))
+def shipped_ladder(table: str) -> dict:
+    return read_ladder(ladder_path(*table.split("-", 1)))
+
+
+@pytest.mark.parametrize("table", ladder_tables())
+def test_each_shipped_ladder_refits_from_its_own_matches_and_is_found_by_its_config(table):
+    ladder = shipped_ladder(table)
     assert ladder["ratings"][ladder["anchor"]] == 1000.0 and ladder["bots"][0] == "random"
     records = [(m["candidate"], m["opponent"], m["score"], m["games"]) for m in ladder["matches"]]
     refit = fit_elo(records, ladder["bots"], ladder["sides"], anchor=ladder["anchor"], iters=20_000)
     assert refit == pytest.approx(ladder["ratings"], abs=0.1)
-    assert full_config(env_id, ladder["config"]) == full_config(env_id, {})
-    assert find_ladder(env_id)["ladder_version"] == ladder["ladder_version"]
+    assert ladder.get("table", ladder["env_id"]) == table  # older ladders name no table: their env id's
+    assert find_ladder(ladder["env_id"], ladder["config"])["ladder_version"] == ladder["ladder_version"]
+    if "-" not in table:  # <env_id>.json is the default config's ladder
+        assert full_config(table, ladder["config"]) == full_config(table, {})
 
 
-@pytest.mark.parametrize("env_id", ladders_available())
-def test_a_ladder_refitted_from_a_saved_round_robin_is_what_the_script_makes(env_id):
-    ladder = read_ladder(ladder_path(env_id))
+@pytest.mark.parametrize("table", ladder_tables())
+def test_a_ladder_refitted_from_a_saved_round_robin_is_what_the_script_makes(table):
+    ladder = shipped_ladder(table)
     if not ladder["source"].startswith("refitted from the saved round-robin"):
-        pytest.skip(f"{env_id}'s ladder was played, not refitted")
-    again = ladder_from_saved(env_id)
+        pytest.skip(f"{table}'s ladder was played, not refitted")
+    again = ladder_from_saved(table)
     assert again["ratings"] == ladder["ratings"] and again["matches"] == ladder["matches"]
     assert again["ladder_version"].split(".", 1)[1] == ladder["ladder_version"].split(".", 1)[1]
     assert json.loads(json.dumps(again["config"])) == ladder["config"]
 
 
-@pytest.mark.parametrize("env_id", ladders_available())
-def test_each_shipped_ladder_rated_the_pretrained_file_shipped_now(env_id):
+@pytest.mark.parametrize("table", ladder_tables())
+def test_each_shipped_ladder_rated_the_pretrained_file_shipped_now(table):
     """A ladder's pretrained anchor is the rating of one file: shipping another policy
     without remaking the ladder would put every score card on a wrong scale."""
-    ladder = read_ladder(ladder_path(env_id))
+    ladder = shipped_ladder(table)
     if "pretrained" not in ladder["bots"]:
-        pytest.skip(f"{env_id}'s ladder has no pretrained bot")
-    assert ladder.get("pretrained_sha256") == pretrained_digest(env_id), stale_pretrained(ladder)
+        pytest.skip(f"{table}'s ladder has no pretrained bot")
+    assert ladder.get("pretrained_sha256") == pretrained_digest(ladder["env_id"], ladder["config"]), \
+        stale_pretrained(ladder)
 
 
 def test_a_ladder_that_rated_another_pretrained_file_is_flagged_on_the_card(toy):
@@ -169,3 +176,15 @@ def test_a_score_card_at_another_player_count_is_named_after_its_table():
     assert file_stem("specter_ops_v0", "pretrained", 2) == "specter_ops_v0-pretrained"
     assert file_stem("specter_ops_v0", "pretrained", 3) == "specter_ops_v0-3p-pretrained"
     assert file_stem("the_agents_v0", "ismcts:50:random", 4) == "the_agents_v0-4p-ismcts_50_random"
+
+
+def test_a_round_robin_without_the_plain_ismcts_plays_only_the_ladders_bots(tmp_path, monkeypatch):
+    """``leaderboard --ladder --no-ismcts`` plays no game the ladder would throw away."""
+    from spyenvs.experiments import leaderboard as lb
+
+    monkeypatch.setattr(lb, "LEADERBOARD", str(tmp_path))
+    res = lb.leaderboard("the_agents_v0", games=1, sims=2, expert=False, ismcts=False)
+    assert res["population"] == ["random", "heuristic", "pretrained"]
+    assert {(m["candidate"], m["opponent"]) for m in res["matches"]} == {
+        (a, b) for a in res["population"] for b in res["population"] if a != b}
+    assert set(lb.ladder_from_round_robin(res, "test")["bots"]) == set(res["population"])
