@@ -128,6 +128,21 @@ def read_checkpoint(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dic
     return raw, meta
 
 
+def stored_dtype(path: str | os.PathLike) -> str:
+    """``float16`` when a checkpoint stores every array in half precision (a shipped
+    file), else ``float32``; :func:`read_checkpoint` gives float32 either way."""
+    path = os.fspath(path)
+    if path.endswith(".npz"):
+        with np.load(path, allow_pickle=False) as z:
+            kinds = {z[k].dtype for k in z.files if k != "__meta__"}
+    else:
+        import torch
+
+        kinds = {v.numpy().dtype for k, v in torch.load(path, map_location="cpu", weights_only=True).items()
+                 if k != "__meta__"}
+    return "float16" if kinds == {np.dtype(np.float16)} else "float32"
+
+
 def load_policy(path: str | os.PathLike) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
     """(weights, meta) of an MLP checkpoint; raises :class:`CheckpointError` with the
     reason for anything that is not a readable spyenvs MLP policy."""

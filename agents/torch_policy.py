@@ -19,6 +19,11 @@ A checkpoint whose metadata names a ``prior`` (``{"kind": "heuristic", "weight":
 where ``w`` is a mapping from role kind to weight. The heuristic is package code; the
 file holds only the network.
 
+A checkpoint of ``arch`` ``per_kind`` (:class:`PerKindActor`, written by
+:func:`compose_per_kind`) holds one network per role kind, each trained in a run of its
+own: a table can ship the agent of one run and the hunters of another, where each
+measured better. They share the game, the observation, the prior and the macro.
+
 A checkpoint whose metadata names a ``macro`` (``"specter_destination"``,
 :mod:`spyenvs.agents.macros`) was trained choosing the macro's decisions (the Specter
 Ops agent's destination per turn): ``bind(game, seat)`` then gives each seat the macro
@@ -36,7 +41,7 @@ import numpy as np
 
 from .board_net import BoardActor
 from .card_table import CardTableActor
-from .checkpoint import CheckpointError, mlp_weights, read_checkpoint
+from .checkpoint import CheckpointError, mlp_weights, read_checkpoint, save_arrays, stored_dtype
 from .macros import MACRO_KINDS, make_macro
 from .policy import BasePolicy, check_mask, role_kind
 from .prior import check_prior_kind, make_prior, prior_weight_per_kind
@@ -76,6 +81,107 @@ class MLPActor:
             if i < last:
                 x = self.activation(x)
         return x
+
+
+class PerKindActor:
+    """One network per role kind (``meta["kind_nets"]``: each kind's own metadata, its
+    ``arch`` among them; its arrays named ``<kind>.<name>``): a row of input plays
+    through the network of the kind its role one-hot names."""
+
+    arch = "per_kind"
+
+    def __init__(self, nets: list[Any]):
+        self.nets = nets  # in the order of meta["role_kinds"], as the one-hot is
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any],
+                    path: str = "checkpoint") -> PerKindActor:
+        nets = []
+        for kind, net_meta in per_kind_metas(meta, path).items():
+            prefix = f"{kind}."
+            own = {name[len(prefix):]: a for name, a in arrays.items() if name.startswith(prefix)}
+            nets.append(actor_class(net_meta, path).from_arrays(own, net_meta, path))
+        return cls(nets)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        kinds = np.argmax(x[..., -len(self.nets):], axis=-1)
+        if np.ndim(kinds) == 0:
+            return self.nets[int(kinds)].logits(x)
+        first = int(kinds[0])
+        if np.all(kinds == first):  # a bound policy's batch: one kind
+            return self.nets[first].logits(x)
+        out = None
+        for k in np.unique(kinds):
+            rows = kinds == k
+            z = self.nets[int(k)].logits(x[rows])
+            if out is None:
+                out = np.empty((x.shape[0], z.shape[-1]), z.dtype)
+            out[rows] = z
+        return out
+
+
+#: what every network of a per-kind checkpoint shares: the game, what it reads and plays,
+#: and what the player adds to the networks' logits
+SHARED_META = ("env_id", "config", "roles", "role_kinds", "obs_dim", "num_actions", "prior", "macro")
+
+
+def per_kind_metas(meta: dict[str, Any], path: str = "checkpoint") -> dict[str, dict[str, Any]]:
+    """Each role kind's network metadata of a checkpoint, in ``role_kinds`` order: a
+    per-kind checkpoint's own per kind, any other's one network for every kind."""
+    kinds = list(meta["role_kinds"])
+    if meta.get("arch", "mlp") != PerKindActor.arch:
+        return {kind: meta for kind in kinds}
+    nets = meta.get("kind_nets")
+    if not isinstance(nets, dict) or sorted(nets) != sorted(kinds):
+        raise CheckpointError(f"{path}: a per-kind checkpoint needs one network for each role kind "
+                              f"{kinds}, has {sorted(nets) if isinstance(nets, dict) else nets!r}")
+    shared = {k: meta[k] for k in SHARED_META if k in meta}
+    out = {}
+    for kind in kinds:
+        if nets[kind].get("arch", "mlp") == PerKindActor.arch:
+            raise CheckpointError(f"{path}: the {kind} network is itself per kind")
+        out[kind] = {**nets[kind], **shared}
+    return out
+
+
+def compose_per_kind(base: str | os.PathLike, replace: dict[str, str | os.PathLike],
+                     out: str | os.PathLike) -> dict[str, Any]:
+    """Write ``out``: the checkpoint ``base`` with the network of each role kind in
+    ``replace`` taken from that kind's checkpoint. The files must agree on everything
+    in :data:`SHARED_META` (one-line :class:`CheckpointError` naming what differs).
+    Stored in half precision when every source file is (the round trip is exact).
+    Returns the written metadata."""
+    raw, meta = read_checkpoint(base)
+    kind_arrays, kind_metas = _split_per_kind(raw, meta, os.fspath(base))
+    for kind, path in replace.items():
+        if kind not in kind_metas:
+            raise CheckpointError(f"{os.fspath(base)} has no role kind {kind!r}; its kinds: "
+                                  f"{', '.join(meta['role_kinds'])}")
+        other_raw, other = read_checkpoint(path)
+        differs = [k for k in SHARED_META if other.get(k) != meta.get(k)]
+        if differs:
+            raise CheckpointError(f"{os.fspath(path)} and {os.fspath(base)} differ in {', '.join(differs)}: "
+                                  "the networks of one file must share them")
+        arrays, metas = _split_per_kind(other_raw, other, os.fspath(path))
+        kind_arrays[kind], kind_metas[kind] = arrays[kind], metas[kind]
+    shared = {k: meta[k] for k in SHARED_META if k in meta}
+    composed = dict(shared, arch=PerKindActor.arch, name=os.path.splitext(os.path.basename(os.fspath(out)))[0],
+                    kind_nets={kind: {k: v for k, v in m.items() if k not in SHARED_META + ("format", "version")}
+                               for kind, m in kind_metas.items()})
+    arrays = {f"{kind}.{name}": a for kind, named in kind_arrays.items() for name, a in named.items()}
+    half = all(stored_dtype(p) == "float16" for p in [base, *replace.values()])
+    save_arrays(out, arrays, composed, dtype="float16" if half else "float32")
+    TorchPolicy.load(out)  # what make_policy will read back
+    return composed
+
+
+def _split_per_kind(raw: dict[str, np.ndarray], meta: dict[str, Any], path: str):
+    """(arrays per kind, network metadata per kind) of any checkpoint."""
+    metas = per_kind_metas(meta, path)
+    if meta.get("arch", "mlp") != PerKindActor.arch:
+        return {kind: raw for kind in metas}, metas
+    return {kind: {name[len(kind) + 1:]: a for name, a in raw.items() if name.startswith(f"{kind}.")}
+            for kind in metas}, metas
 
 
 def prior_of(meta: dict[str, Any], path: str = "checkpoint") -> tuple[str, float | list[float], list[str]]:
@@ -121,7 +227,7 @@ def macro_of(meta: dict[str, Any], path: str = "checkpoint") -> str:
 
 
 #: the numpy actor of each network a checkpoint's ``arch`` names (absent: ``mlp``)
-ACTORS = {"mlp": MLPActor, "board_cnn": BoardActor, "card_table": CardTableActor}
+ACTORS = {"mlp": MLPActor, "board_cnn": BoardActor, "card_table": CardTableActor, "per_kind": PerKindActor}
 
 
 def actor_class(meta: dict[str, Any], path: str = "checkpoint") -> type:

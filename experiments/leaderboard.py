@@ -1,6 +1,6 @@
 """The shipped pretrained policies, their measured results, and the tables made from them.
 
-Six jobs, each one command:
+Seven jobs, each one command:
 
 * ``--ship RUN_DIR``: copy a training run's ``final.npz`` into
   ``agents/pretrained/<env_id>.npz`` (what ``make_policy("pretrained")`` loads) and
@@ -28,6 +28,10 @@ Six jobs, each one command:
   (:data:`LADDER_BOTS`) only, random pinned at 1000. ``--ladder --from-saved`` makes
   the ladder from the saved round-robin instead of playing one. This script is the
   only writer of ladder files.
+* ``--ship-kind TABLE KIND RUN_DIR``: ship a run's network for one role kind of a
+  table, the table's file keeping its network for the others (one file, a network per
+  role kind, where each measured better), measured as ``--ship`` measures a file on
+  games of its own.
 * ``--serve TABLE --players N``: ship a table's file for another player count of its
   game too (one network for several tables), measured at that count as ``--ship``
   measures a file, on games of its own; ``make_policy("pretrained")`` then binds to it.
@@ -41,6 +45,7 @@ Six jobs, each one command:
     python -m spyenvs.experiments.leaderboard --ship runs/the_agents_v0
     python -m spyenvs.experiments.leaderboard --backfill-heuristic unrest_v0
     python -m spyenvs.experiments.leaderboard --remeasure unrest_v0 --games 400
+    python -m spyenvs.experiments.leaderboard --ship-kind specter_ops_v0 agent runs/specter_ops_v0 --workers 2
     python -m spyenvs.experiments.leaderboard the_agents_v0 unrest_v0 --games 100 --search-games 40 --workers 2
     python -m spyenvs.experiments.leaderboard unrest_v0 --games 200 --ladder
     python -m spyenvs.experiments.leaderboard --ladder --from-saved
@@ -56,6 +61,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 import time
 
 from spyenvs.agents import make_policy
@@ -63,7 +69,7 @@ from spyenvs.agents.ladder import FORMAT as LADDER_FORMAT
 from spyenvs.agents.ladder import is_search, pretrained_digest, read_ladder
 from spyenvs.agents.pretrained import (available, every_table, find_table, parse_table, player_counts, pretrained_path,
                                        table_name)
-from spyenvs.agents.torch_policy import TorchPolicy
+from spyenvs.agents.torch_policy import TorchPolicy, compose_per_kind
 from spyenvs.experiments.evaluate import (beat_bar, fit_elo, games_for, heuristic_reference, heuristic_seed, load_average,
                                           map_jobs, pct, pin_blas_threads, plot_learning_curve, reference_levels, tournament,
                                           vs_opponents)
@@ -235,6 +241,51 @@ def serve(table: str, players: int, games: int, folder: str | None = None, progr
     record.setdefault("serves", {})[str(int(players))] = {
         "config": make_game(env_id, **config).config, "vs": vs, "heuristic_vs": reference, "evaluation": evaluation,
         "games_per_role": games, "load": load, "date": time.strftime("%Y-%m-%d", time.gmtime())}
+    write_record(record, folder)
+    return record
+
+
+#: where a role kind's new network is measured in the ship range: past the games of the
+#: served counts' (:data:`SERVE_OFFSET` per player count), and past every ship-range game
+#: that chose which network plays the kind (those start at the range's start)
+KIND_OFFSET = 700_000
+
+
+def ship_kind(table: str, kind: str, run_dir: str, games: int, folder: str | None = None, progress=None,
+              workers: int = 1) -> dict:
+    """Ship ``run_dir``'s final network for one role kind of a table, the table's file
+    keeping its network for every other kind (one file, a network per kind:
+    :func:`~spyenvs.agents.torch_policy.compose_per_kind`), and measure the new file as
+    ``--ship`` measures one (:func:`measure_file`, ``games`` per role, the heuristic's own
+    beside it) on ship-range games from ``SHIP_EVAL.start + KIND_OFFSET``, games that
+    chose nothing. The record keeps its training figures (the run that made the other
+    kinds) and gains ``kinds_from[kind]``: the run, its training, choice of snapshot,
+    options and learning curve."""
+    folder = folder or PRETRAINED
+    record = read_record(table, folder)
+    if record.get("serves"):
+        raise ValueError(f"{table}'s file also serves {', '.join(record['serves'])} players: measure the new file "
+                         "there too (--serve) after shipping a role kind")
+    with open(os.path.join(run_dir, "results.json")) as f:
+        run = json.load(f)
+    if table_name(run["env_id"], run["config"]) != table:
+        raise ValueError(f"{run_dir} trained {table_name(run['env_id'], run['config'])}, not {table}")
+    dst = os.path.join(folder, f"{table}.npz")
+    with tempfile.TemporaryDirectory() as scratch:  # the package's file changes only once measured
+        tmp = os.path.join(scratch, f"{table}.npz")
+        compose_per_kind(dst, {kind: os.path.join(run_dir, "final.npz")}, tmp)
+        vs, reference, evaluation, load = measure_file(record["env_id"], record["config"], tmp, games,
+                                                       SHIP_EVAL.start + KIND_OFFSET, progress, workers)
+        shutil.copyfile(tmp, dst)
+    record.update(vs=vs, heuristic_vs=reference, evaluation=evaluation, games_per_role=games, load=load,
+                  file_bytes=os.path.getsize(dst))
+    source = {"run": os.path.relpath(os.path.abspath(run_dir), ROOT), "date": time.strftime("%Y-%m-%d", time.gmtime()),
+              "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second")}}
+    for key, value in (("selection", run.get("selection")), ("options", run.get("options")),
+                       ("history", read_history(run_dir))):
+        if value:
+            source[key] = value
+    record.setdefault("kinds_from", {})[kind] = source
     write_record(record, folder)
     return record
 
@@ -496,6 +547,31 @@ def coverage_table(folder: str | None = None, exploit_folder: str = EXPLOIT, lad
     return "\n".join(lines)
 
 
+def made_by(rec: dict, kind: str) -> dict:
+    """The record of the run that made a role kind's network: the shipped record's own,
+    or where that kind was shipped from another run (:func:`ship_kind`), that run's
+    training, options and choice of snapshot."""
+    source = rec.get("kinds_from", {}).get(kind)
+    if source is None:
+        return rec
+    made = {k: v for k, v in rec.items() if k not in ("training", "options", "selection", "history")}
+    return {**made, **{k: source[k] for k in ("training", "options", "selection", "history") if k in source}}
+
+
+def played_history(rec: dict) -> list[dict]:
+    """A record's learning curve, each role kind's points from the run whose network
+    plays it (:func:`made_by`)."""
+    rows = []
+    kinds_from = rec.get("kinds_from", {})
+    for row in rec.get("history") or []:
+        vs = {opp: {k: v for k, v in ks.items() if k not in kinds_from} for opp, ks in row["vs"].items()}
+        rows.append({**row, "vs": vs})
+    for kind, source in kinds_from.items():
+        for row in source.get("history") or []:
+            rows.append({**row, "vs": {opp: {k: v for k, v in ks.items() if k == kind} for opp, ks in row["vs"].items()}})
+    return rows
+
+
 def _figure_cells(vs: dict, heuristic_vs: dict | None, kind: str) -> list[str]:
     """A role's figures vs random and vs the heuristic, each beside the heuristic's own,
     and whether it meets the bar."""
@@ -535,23 +611,31 @@ def results_table(folder: str | None = None) -> str:
                                              "| | | | | | | | | |"))
     for rec in records:
         env_id = rec["env_id"]
-        recipe = recipe_cell(rec)
-        tr = rec["training"]
-        minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
         players = make_game(env_id, **rec["config"]).config.get("num_players", rec["num_players"])
+        made = {kind: _made_cells(rec, kind) for kind in game_info(env_id).learning_goals}
         for i, kind in enumerate(game_info(env_id).learning_goals):
             cells = _figure_cells(rec["vs"], rec.get("heuristic_vs"), kind)
             rows.append((env_id, players, i, f"| {env_id} | {_players_cell(rec)} | {kind} | " + " | ".join(cells)
-                         + f" | `{record_table(rec)}.npz` | {recipe} | {_steps_cell(rec)} | {minutes} "
-                         f"| {rec.get('load', '?')} |"))
+                         + f" | `{record_table(rec)}.npz` | {made[kind]} | {rec.get('load', '?')} |"))
         for count, served in rec.get("serves", {}).items():  # its file at another player count, measured there
             for i, kind in enumerate(game_info(env_id).learning_goals):
                 rows.append((env_id, int(count), i, f"| {env_id} | {count}p | {kind} | "
                              + " | ".join(_figure_cells(served["vs"], served.get("heuristic_vs"), kind))
-                             + f" | `{record_table(rec)}.npz` (trained at {players}p) | {recipe} | {_steps_cell(rec)} "
-                             f"| {minutes} | {served.get('load', '?')} |"))
+                             + f" | `{record_table(rec)}.npz` (trained at {players}p) | {made[kind]} "
+                             f"| {served.get('load', '?')} |"))
     lines += [row for *_, row in sorted(rows, key=lambda r: r[:3])]
     return "\n".join(lines)
+
+
+def _made_cells(rec: dict, kind: str) -> str:
+    """The recipe, training steps and training time cells of the run that made a role
+    kind's network (:func:`made_by`); a kind shipped from a run of its own names it."""
+    made = made_by(rec, kind)
+    tr = made["training"]
+    minutes = f"{(tr['train_seconds'] or 0) / 60:.1f} min" if tr.get("train_seconds") else "n/a"
+    source = rec.get("kinds_from", {}).get(kind)
+    own = f" (this role's network from `{source['run']}`)" if source else ""
+    return f"{recipe_cell(made)}{own} | {_steps_cell(made)} | {minutes}"
 
 
 def recipe_cell(rec: dict) -> str:
@@ -632,7 +716,8 @@ def write_curves(folder: str | None = None, img: str = CURVES) -> dict[str, str]
             continue
         table = record_table(rec)
         path = os.path.join(img, f"learning_curve_{table}.png")
-        plot_learning_curve(rec["history"], path, f"{table}: the shipped run against the heuristic",
+        plot_learning_curve(played_history(rec), path,
+                            f"{table}: the shipped run{'s' if rec.get('kinds_from') else ''} against the heuristic",
                             opponents=("heuristic",), levels=curve_levels(rec))
         written[table] = path
     return written
@@ -774,6 +859,10 @@ def main(argv=None) -> int:
                     help="processes at once, each pinned to one BLAS thread: the leaderboard's matches; --ship's and "
                          "--remeasure's policy and heuristic (2 at most; the same figures as 1)")
     ap.add_argument("--reevaluate", action="store_true", help="--ship: measure the file again, not the run's figures")
+    ap.add_argument("--ship-kind", nargs=3, metavar=("TABLE", "KIND", "RUN_DIR"), action="append", default=[],
+                    help="ship RUN_DIR's final network for one role kind of TABLE (ENV or ENV-Np), the table's file "
+                         "keeping its network for the other kinds, measured on games of its own at --games per role "
+                         "(default 400)")
     ap.add_argument("--remeasure", metavar="TABLE", action="append", default=[],
                     help="measure a table's shipped file (ENV or ENV-Np) again at --games per role (default 400) "
                          "and rewrite its figures (repeatable)")
@@ -807,6 +896,18 @@ def main(argv=None) -> int:
     bad = [e for e in args.backfill_heuristic + args.remeasure if e not in available()]
     if bad:
         raise SystemExit(f"spyenvs: error: no shipped policy for {bad[0]!r}; shipped: {', '.join(available())}")
+    for table, kind, run_dir in args.ship_kind:
+        if table not in available():
+            raise SystemExit(f"spyenvs: error: no shipped policy for {table!r}; shipped: {', '.join(available())}")
+        kinds = list(game_info(parse_table(table)[0]).learning_goals)
+        if kind not in kinds:
+            raise SystemExit(f"spyenvs: error: {table} has no role kind {kind!r}; its kinds: {', '.join(kinds)}")
+        if not os.path.isfile(os.path.join(run_dir, "results.json")):
+            raise SystemExit(f"spyenvs: error: {run_dir}: no results.json (a finished run of spyenvs train)")
+        rec = ship_kind(table, kind, run_dir, args.games or 400, progress=say, workers=args.workers)
+        say(f"{table}: the {kind} from {run_dir}: " + "; ".join(
+            f"{k} vs {o} {v['rate']:.1%} (heuristic's own {rec['heuristic_vs'][o][k]['rate']:.1%})"
+            for o, ks in rec["vs"].items() for k, v in ks.items()) + f", load {rec['load']}")
     for run_dir in args.ship or []:
         rec = ship(run_dir, args.games or 200, progress=say, reevaluate=args.reevaluate, workers=args.workers)
         say(f"shipped {record_table(rec)} ({rec['file_bytes'] // 1024} KiB)")
@@ -844,7 +945,7 @@ def main(argv=None) -> int:
                 for o, ks in served["vs"].items() for k, v in ks.items()) + f", load {served['load']}")
     if args.tables:
         write_tables()
-    if not (args.ship or args.envs or args.tables or args.from_saved or args.backfill_heuristic or args.remeasure
+    if not (args.ship or args.ship_kind or args.envs or args.tables or args.from_saved or args.backfill_heuristic or args.remeasure
             or args.serve):
         ap.print_usage(sys.stderr)
         return 2

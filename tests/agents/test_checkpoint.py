@@ -129,3 +129,65 @@ def test_a_prior_weight_per_role_kind_is_read_per_seat_and_checked(tmp_path):
         with pytest.raises(CheckpointError, match=f"bad.npz: the prior's weight .*{why}") as err:
             TorchPolicy.load(path)
         assert "\n" not in str(err.value)
+
+
+# ------------------------------------------------------------ one network per role kind
+def _unrest_file(path, seed, hidden=16):
+    from spyenvs.registry import make_game
+
+    game = make_game("unrest_v0")
+    meta = {"env_id": "unrest_v0", "config": game.config, "roles": list(game.roles), "role_kinds": ["rebel", "empire"],
+            "obs_dim": game.observation_size, "num_actions": game.num_actions, "activation": "tanh",
+            "name": f"run{seed}"}
+    save_policy(path, _weights(np.random.default_rng(seed), sizes=(game.observation_size + 2, hidden, game.num_actions)),
+                meta)
+    return path
+
+
+def test_a_per_kind_file_plays_each_role_kind_with_the_network_of_its_own_file(tmp_path):
+    """compose_per_kind: the base file's network for every kind but those replaced, each
+    replaced kind's from its own file; each seat's logits are exactly its source file's."""
+    from spyenvs.agents.torch_policy import compose_per_kind
+    from spyenvs.registry import make_game
+
+    base, other = _unrest_file(tmp_path / "base.npz", 0), _unrest_file(tmp_path / "other.npz", 1, hidden=8)
+    meta = compose_per_kind(base, {"rebel": other}, tmp_path / "both.npz")
+    assert meta["arch"] == "per_kind" and sorted(meta["kind_nets"]) == ["empire", "rebel"]
+    assert meta["kind_nets"]["rebel"]["name"] == "run1"
+    sources = {"rebel": TorchPolicy.load(other), "empire": TorchPolicy.load(base)}
+    both = TorchPolicy.load(tmp_path / "both.npz")
+    game = make_game("unrest_v0")
+    game.reset(5)
+    seen = set()
+    for _ in range(60):
+        if game.is_over:
+            break
+        seat = game.current_player
+        kind = "rebel" if game.roles[seat].startswith("rebel") else "empire"
+        obs, mask = game.observe(seat), game.legal_mask()
+        want = sources[kind].bind(game, seat).action_logits(obs, mask)
+        np.testing.assert_array_equal(both.bind(game, seat).action_logits(obs, mask), want)
+        seen.add(kind)
+        game.step(int(np.flatnonzero(mask)[0]))
+    assert seen == {"rebel", "empire"}
+    # a batch of rows of both kinds takes each row through its own kind's network
+    x = np.random.default_rng(2).normal(size=(4, game.observation_size + 2)).astype(np.float32)
+    x[:, -2:] = [[1, 0], [0, 1], [0, 1], [1, 0]]
+    np.testing.assert_allclose(both.net.logits(x)[[0, 3]], sources["rebel"].net.logits(x[[0, 3]]), rtol=1e-6)
+    np.testing.assert_allclose(both.net.logits(x)[[1, 2]], sources["empire"].net.logits(x[[1, 2]]), rtol=1e-6)
+
+
+def test_a_per_kind_file_is_refused_from_files_of_another_game_or_prior(tmp_path):
+    from spyenvs.agents.torch_policy import compose_per_kind
+
+    base = _unrest_file(tmp_path / "base.npz", 0)
+    primed = tmp_path / "primed.npz"
+    raw = [(w, b) for w, b in _weights(np.random.default_rng(3), sizes=(TorchPolicy.load(base).meta["obs_dim"] + 2,
+                                                                         4, TorchPolicy.load(base).meta["num_actions"]))]
+    save_policy(primed, raw, dict(TorchPolicy.load(base).meta, prior={"kind": "heuristic", "weight": 10.0}))
+    with pytest.raises(CheckpointError, match="primed.npz and .*base.npz differ in prior") as err:
+        compose_per_kind(base, {"rebel": primed}, tmp_path / "x.npz")
+    assert "\n" not in str(err.value)
+    with pytest.raises(CheckpointError, match="no role kind 'agent'"):
+        compose_per_kind(base, {"agent": base}, tmp_path / "x.npz")
+    assert not os.path.exists(tmp_path / "x.npz")

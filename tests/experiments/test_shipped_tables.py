@@ -325,3 +325,49 @@ def test_every_table_page_says_per_table_whether_the_ladder_and_the_probe_cover_
     row = next(line for line in table.splitlines() if line.startswith("| the_agents_v0 | 2p |"))
     assert row.endswith("| yes | player +11.5 (2 min) |")
     assert leaderboard.probe_cell("the_agents_v0-3p", str(probes)) == "none yet"
+
+
+def test_shipping_one_role_kind_keeps_the_other_kinds_network_and_names_its_run(tmp_path):
+    """--ship-kind: the table's file plays the new run's network for that kind and its
+    own for the others; measured on games past every ship-range game that chose it; the
+    kind's rows name its run, recipe and steps."""
+    import numpy as np
+
+    from spyenvs.agents.checkpoint import read_checkpoint, save_policy
+
+    records, run = tmp_path / "records", tmp_path / "run"
+    records.mkdir(), run.mkdir()
+    rec = _copy(records, "unrest_v0")
+    shutil.copyfile(os.path.join(SHIPPED, "unrest_v0.npz"), records / "unrest_v0.npz")
+    _, meta = read_checkpoint(os.path.join(SHIPPED, "unrest_v0.npz"))
+    rng = np.random.default_rng(0)
+    sizes = (meta["obs_dim"] + 2, 8, meta["num_actions"])
+    save_policy(run / "final.npz", [(rng.normal(size=(o, i)).astype(np.float32), np.zeros(o, np.float32))
+                                    for i, o in zip(sizes, sizes[1:])],
+                {k: v for k, v in meta.items() if k not in ("layers", "format", "version")})
+    (run / "results.json").write_text(json.dumps({"env_id": "unrest_v0", "config": rec["config"], "num_players": 2,
+                                                  "timesteps": 4321, "train_seconds": 60.0}))
+    shipped = leaderboard.ship_kind("unrest_v0", "empire", str(run), 1, folder=str(records))
+    assert shipped["evaluation"]["seed"] == 2_026 + leaderboard.KIND_OFFSET and shipped["games_per_role"] == 1
+    assert shipped["kinds_from"]["empire"]["training"]["timesteps"] == 4321
+    assert leaderboard.made_by(shipped, "rebel")["training"] == rec["training"]
+    composed = TorchPolicy.load(records / "unrest_v0.npz")
+    assert composed.meta["arch"] == "per_kind" and composed.meta["kind_nets"]["empire"]["layers"] == 2
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in leaderboard.results_table(str(records)).splitlines()]
+    unrest = {r[2]: r for r in rows if r and r[0] == "unrest_v0"}
+    assert "this role's network from" in unrest["empire"][9] and unrest["empire"][10] == "4,321"
+    assert "this role's network from" not in unrest["rebel"][9]
+    (run / "results.json").write_text(json.dumps({"env_id": "the_agents_v0", "config": {}, "num_players": 2}))
+    with pytest.raises(ValueError, match="trained the_agents_v0, not unrest_v0"):
+        leaderboard.ship_kind("unrest_v0", "empire", str(run), 1, folder=str(records))
+
+
+@pytest.mark.parametrize("argv,why", [
+    (["--ship-kind", "nope_v0", "agent", "."], "no shipped policy for 'nope_v0'"),
+    (["--ship-kind", "specter_ops_v0", "spy", "."], "specter_ops_v0 has no role kind 'spy'; its kinds: agent, hunter"),
+    (["--ship-kind", "specter_ops_v0", "agent", "missing_run"], "missing_run: no results.json"),
+])
+def test_shipping_a_role_kind_names_what_is_wrong_in_one_line(argv, why):
+    with pytest.raises(SystemExit, match=why) as err:
+        leaderboard.main(argv)
+    assert "\n" not in str(err.value)
