@@ -96,12 +96,8 @@ class PerKindActor:
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], meta: dict[str, Any],
                     path: str = "checkpoint") -> PerKindActor:
-        nets = []
-        for kind, net_meta in per_kind_metas(meta, path).items():
-            prefix = f"{kind}."
-            own = {name[len(prefix):]: a for name, a in arrays.items() if name.startswith(prefix)}
-            nets.append(actor_class(net_meta, path).from_arrays(own, net_meta, path))
-        return cls(nets)
+        kind_arrays, kind_metas = _split_per_kind(arrays, meta, path)
+        return cls([actor_class(m, path).from_arrays(kind_arrays[kind], m, path) for kind, m in kind_metas.items()])
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         kinds = np.argmax(x[..., -len(self.nets):], axis=-1)
