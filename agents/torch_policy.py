@@ -22,7 +22,8 @@ file holds only the network.
 A checkpoint of ``arch`` ``per_kind`` (:class:`PerKindActor`, written by
 :func:`compose_per_kind`) holds one network per role kind, each trained in a run of its
 own: a table can ship the agent of one run and the hunters of another, where each
-measured better. They share the game, the observation, the prior and the macro.
+measured better. They share the game, the observation, the prior (each kind with its
+own weight) and the macro.
 
 A checkpoint whose metadata names a ``macro`` (``"specter_destination"``,
 :mod:`spyenvs.agents.macros`) was trained choosing the macro's decisions (the Specter
@@ -144,7 +145,8 @@ def compose_per_kind(base: str | os.PathLike, replace: dict[str, str | os.PathLi
                      out: str | os.PathLike) -> dict[str, Any]:
     """Write ``out``: the checkpoint ``base`` with the network of each role kind in
     ``replace`` taken from that kind's checkpoint. The files must agree on everything
-    in :data:`SHARED_META` (one-line :class:`CheckpointError` naming what differs).
+    in :data:`SHARED_META` (one-line :class:`CheckpointError` naming what differs),
+    but for the prior's weight: each kind keeps its own file's (a weight per role kind).
     Stored in half precision when every source file is (the round trip is exact).
     Returns the written metadata."""
     raw, meta = read_checkpoint(base)
@@ -154,13 +156,21 @@ def compose_per_kind(base: str | os.PathLike, replace: dict[str, str | os.PathLi
             raise CheckpointError(f"{os.fspath(base)} has no role kind {kind!r}; its kinds: "
                                   f"{', '.join(meta['role_kinds'])}")
         other_raw, other = read_checkpoint(path)
-        differs = [k for k in SHARED_META if other.get(k) != meta.get(k)]
+        differs = [k for k in SHARED_META if k != "prior" and other.get(k) != meta.get(k)]
+        if _prior_without_weight(other) != _prior_without_weight(meta):
+            differs.append("prior")
         if differs:
             raise CheckpointError(f"{os.fspath(path)} and {os.fspath(base)} differ in {', '.join(differs)}: "
                                   "the networks of one file must share them")
         arrays, metas = _split_per_kind(other_raw, other, os.fspath(path))
         kind_arrays[kind], kind_metas[kind] = arrays[kind], metas[kind]
     shared = {k: meta[k] for k in SHARED_META if k in meta}
+    if meta.get("prior") is not None:  # each kind keeps its own run's weight on the prior
+        sources = {kind: meta for kind in meta["role_kinds"]}
+        sources.update({kind: read_checkpoint(path)[1] for kind, path in replace.items()})
+        weights = {kind: _kind_prior_weight(m, kind) for kind, m in sources.items()}
+        one = len(set(weights.values())) == 1
+        shared["prior"] = dict(meta["prior"], weight=next(iter(weights.values())) if one else weights)
     composed = dict(shared, arch=PerKindActor.arch, name=os.path.splitext(os.path.basename(os.fspath(out)))[0],
                     kind_nets={kind: {k: v for k, v in m.items() if k not in SHARED_META + ("format", "version")}
                                for kind, m in kind_metas.items()})
@@ -169,6 +179,18 @@ def compose_per_kind(base: str | os.PathLike, replace: dict[str, str | os.PathLi
     save_arrays(out, arrays, composed, dtype="float16" if half else "float32")
     TorchPolicy.load(out)  # what make_policy will read back
     return composed
+
+
+def _prior_without_weight(meta: dict[str, Any]) -> dict[str, Any] | None:
+    """A checkpoint's prior but for its weight, which may differ per role kind."""
+    prior = meta.get("prior")
+    return None if prior is None else {k: v for k, v in prior.items() if k != "weight"}
+
+
+def _kind_prior_weight(meta: dict[str, Any], kind: str) -> float:
+    """The prior's weight a checkpoint gives one role kind."""
+    weights = prior_of(meta)[1]
+    return weights if isinstance(weights, float) else weights[list(meta["role_kinds"]).index(kind)]
 
 
 def _split_per_kind(raw: dict[str, np.ndarray], meta: dict[str, Any], path: str):

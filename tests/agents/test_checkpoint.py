@@ -191,3 +191,19 @@ def test_a_per_kind_file_is_refused_from_files_of_another_game_or_prior(tmp_path
     with pytest.raises(CheckpointError, match="no role kind 'agent'"):
         compose_per_kind(base, {"agent": base}, tmp_path / "x.npz")
     assert not os.path.exists(tmp_path / "x.npz")
+
+
+def test_a_per_kind_file_keeps_each_kinds_own_weight_on_the_prior(tmp_path):
+    """Runs that weighed the heuristic prior differently still compose: each role kind
+    plays with its own run's weight (the prior's weight per role kind)."""
+    from spyenvs.agents.torch_policy import compose_per_kind
+
+    base, other = _unrest_file(tmp_path / "base.npz", 0), _unrest_file(tmp_path / "other.npz", 1)
+    for path, weight in ((base, 10.0), (other, 5.0)):
+        policy = TorchPolicy.load(path)
+        save_policy(path, [(w.T, b) for w, b in policy.net.weights],
+                    dict({k: v for k, v in policy.meta.items() if k not in ("layers", "format", "version")},
+                         prior={"kind": "heuristic", "weight": weight}))
+    meta = compose_per_kind(base, {"rebel": other}, tmp_path / "both.npz")
+    assert meta["prior"] == {"kind": "heuristic", "weight": {"rebel": 5.0, "empire": 10.0}}
+    assert TorchPolicy.load(tmp_path / "both.npz").prior_weights == [5.0, 10.0]
