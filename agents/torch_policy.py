@@ -151,6 +151,7 @@ def compose_per_kind(base: str | os.PathLike, replace: dict[str, str | os.PathLi
     Returns the written metadata."""
     raw, meta = read_checkpoint(base)
     kind_arrays, kind_metas = _split_per_kind(raw, meta, os.fspath(base))
+    source_metas = {kind: meta for kind in meta["role_kinds"]}  # the file each kind's network comes from
     for kind, path in replace.items():
         if kind not in kind_metas:
             raise CheckpointError(f"{os.fspath(base)} has no role kind {kind!r}; its kinds: "
@@ -163,12 +164,10 @@ def compose_per_kind(base: str | os.PathLike, replace: dict[str, str | os.PathLi
             raise CheckpointError(f"{os.fspath(path)} and {os.fspath(base)} differ in {', '.join(differs)}: "
                                   "the networks of one file must share them")
         arrays, metas = _split_per_kind(other_raw, other, os.fspath(path))
-        kind_arrays[kind], kind_metas[kind] = arrays[kind], metas[kind]
+        kind_arrays[kind], kind_metas[kind], source_metas[kind] = arrays[kind], metas[kind], other
     shared = {k: meta[k] for k in SHARED_META if k in meta}
     if meta.get("prior") is not None:  # each kind keeps its own run's weight on the prior
-        sources = {kind: meta for kind in meta["role_kinds"]}
-        sources.update({kind: read_checkpoint(path)[1] for kind, path in replace.items()})
-        weights = {kind: _kind_prior_weight(m, kind) for kind, m in sources.items()}
+        weights = {kind: _kind_prior_weight(m, kind) for kind, m in source_metas.items()}
         one = len(set(weights.values())) == 1
         shared["prior"] = dict(meta["prior"], weight=next(iter(weights.values())) if one else weights)
     composed = dict(shared, arch=PerKindActor.arch, name=os.path.splitext(os.path.basename(os.fspath(out)))[0],

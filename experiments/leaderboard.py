@@ -165,16 +165,30 @@ def ship(run_dir: str, games: int, seed: int = SHIP_EVAL.start, progress=None, r
     if reevaluate or not enough:
         vs, reference, evaluation, load = measure_file(env_id, run["config"], dst, games, seed, progress, workers)
     record = {"table": table, "env_id": env_id, "config": run["config"], "num_players": run["num_players"], "vs": vs,
-              "games_per_role": games, "load": load,
-              "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second",
-                                                   "warm_start", "env_stats")},
-              "file_bytes": os.path.getsize(dst)}
-    for key, value in (("heuristic_vs", reference), ("evaluation", evaluation), ("selection", run.get("selection")),
-                       ("options", run.get("options")), ("history", read_history(run_dir))):
+              "games_per_role": games, "load": load, "file_bytes": os.path.getsize(dst)}
+    for key, value in (("heuristic_vs", reference), ("evaluation", evaluation)):
         if value:
             record[key] = value
+    record.update(made_by_run(run, run_dir))
     write_record(record)
     return record
+
+
+#: what a shipped record keeps of the run that trained its network (:func:`made_by_run`)
+PROVENANCE = ("training", "selection", "options", "history")
+
+
+def made_by_run(run: dict, run_dir: str) -> dict:
+    """What a shipped record keeps of the training run ``run_dir`` (its ``results.json``
+    is ``run``): its training figures, and where the run has them, its choice among its
+    last snapshots, its options and its evaluation history (the learning curve)."""
+    made = {"training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second",
+                                                 "warm_start", "env_stats")}}
+    for key, value in (("selection", run.get("selection")), ("options", run.get("options")),
+                       ("history", read_history(run_dir))):
+        if value:
+            made[key] = value
+    return made
 
 
 def measure_file(env_id: str, config: dict, path: str, games: int, seed: int = SHIP_EVAL.start,
@@ -279,13 +293,9 @@ def ship_kind(table: str, kind: str, run_dir: str, games: int, folder: str | Non
         shutil.copyfile(tmp, dst)
     record.update(vs=vs, heuristic_vs=reference, evaluation=evaluation, games_per_role=games, load=load,
                   file_bytes=os.path.getsize(dst))
-    source = {"run": os.path.relpath(os.path.abspath(run_dir), ROOT), "date": time.strftime("%Y-%m-%d", time.gmtime()),
-              "training": {k: run.get(k) for k in ("timesteps", "train_seconds", "eval_seconds", "steps_per_second")}}
-    for key, value in (("selection", run.get("selection")), ("options", run.get("options")),
-                       ("history", read_history(run_dir))):
-        if value:
-            source[key] = value
-    record.setdefault("kinds_from", {})[kind] = source
+    record.setdefault("kinds_from", {})[kind] = {
+        "run": os.path.relpath(os.path.abspath(run_dir), ROOT), "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        **made_by_run(run, run_dir)}
     write_record(record, folder)
     return record
 
@@ -358,8 +368,8 @@ def leaderboard(table: str, games: int, sims: int, seed: int = 7, progress: bool
                 search_games: int | None = None,
                 workers: int = 1, expert: bool = True, ismcts: bool = True) -> dict:
     """Round-robin of random, heuristic, pretrained, ismcts:SIMS (uniform playouts) and
-    ``expert`` (each search bot unless turned off) at a table (``env_id``: the default config; ``env_id-Np``: N players,
-    :func:`~spyenvs.agents.pretrained.parse_table`): ``games`` per ordered pair,
+    ``expert`` (each search bot unless turned off) at a table (``env_id``: the default
+    config; ``env_id-Np``: N players, :func:`~spyenvs.agents.pretrained.parse_table`): ``games`` per ordered pair,
     ``search_games`` (default ``games``) for a pair with a search bot in it; Elo with
     random at 1000. Saved as ``docs/leaderboard/<table>.json``."""
     env_id, config = parse_table(table)
@@ -554,8 +564,8 @@ def made_by(rec: dict, kind: str) -> dict:
     source = rec.get("kinds_from", {}).get(kind)
     if source is None:
         return rec
-    made = {k: v for k, v in rec.items() if k not in ("training", "options", "selection", "history")}
-    return {**made, **{k: source[k] for k in ("training", "options", "selection", "history") if k in source}}
+    made = {k: v for k, v in rec.items() if k not in PROVENANCE}
+    return {**made, **{k: source[k] for k in PROVENANCE if k in source}}
 
 
 def played_history(rec: dict) -> list[dict]:
@@ -893,12 +903,11 @@ def main(argv=None) -> int:
         raise SystemExit("spyenvs: error: --workers must be at least 1")
     if args.from_saved and not args.ladder:
         raise SystemExit("spyenvs: error: --from-saved goes with --ladder")
-    bad = [e for e in args.backfill_heuristic + args.remeasure if e not in available()]
+    named = args.backfill_heuristic + args.remeasure + [table for table, _, _ in args.ship_kind]
+    bad = [e for e in named if e not in available()]
     if bad:
         raise SystemExit(f"spyenvs: error: no shipped policy for {bad[0]!r}; shipped: {', '.join(available())}")
     for table, kind, run_dir in args.ship_kind:
-        if table not in available():
-            raise SystemExit(f"spyenvs: error: no shipped policy for {table!r}; shipped: {', '.join(available())}")
         kinds = list(game_info(parse_table(table)[0]).learning_goals)
         if kind not in kinds:
             raise SystemExit(f"spyenvs: error: {table} has no role kind {kind!r}; its kinds: {', '.join(kinds)}")
@@ -945,8 +954,8 @@ def main(argv=None) -> int:
                 for o, ks in served["vs"].items() for k, v in ks.items()) + f", load {served['load']}")
     if args.tables:
         write_tables()
-    if not (args.ship or args.ship_kind or args.envs or args.tables or args.from_saved or args.backfill_heuristic or args.remeasure
-            or args.serve):
+    if not (args.ship or args.ship_kind or args.envs or args.tables or args.from_saved or args.backfill_heuristic
+            or args.remeasure or args.serve):
         ap.print_usage(sys.stderr)
         return 2
     return 0
