@@ -270,6 +270,22 @@ class LeagueConfig(Section):
     """drop random once the training win rate against it reaches this (every kind)"""
     prioritise: bool = True
     """snapshots the learner loses to are drawn more often"""
+    fixed: list[str] = field(default_factory=list)
+    """policy files (checkpoints of this game and table) that stay in the pool for the whole
+    run, such as a per-kind file with the exploitability probe's best response in one role:
+    the learner then trains against the hole it found"""
+    fixed_weight: float = 2.0
+    """total sampling weight of the fixed policies, shared equally"""
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.fixed, list) and all(isinstance(p, str) and p for p in self.fixed)):
+            raise ValueError(f"training option 'league.fixed' must be a list of policy files, got {self.fixed!r}")
+        missing = [p for p in self.fixed if not os.path.isfile(p)]
+        if missing:
+            raise ValueError(f"training option 'league.fixed' names {missing[0]!r}, which is not a file")
+        if not (isinstance(self.fixed_weight, (int, float)) and not isinstance(self.fixed_weight, bool)
+                and self.fixed_weight >= 0):
+            raise ValueError(f"training option 'league.fixed_weight' must be a number >= 0, got {self.fixed_weight!r}")
 
 
 @dataclass

@@ -1,15 +1,18 @@
-"""The SB3 trainer's opponent league: random, the heuristic and the learner's frozen
-snapshots, each drawn per episode by weight (:mod:`spyenvs.experiments.train_selfplay`)."""
+"""The SB3 trainer's opponent league: random, the heuristic, fixed policy files
+(``league.fixed``) and the learner's frozen snapshots, each drawn per episode by weight
+(:mod:`spyenvs.experiments.train_selfplay`)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from spyenvs.agents.heuristics import HeuristicPolicy
 from spyenvs.agents.policy import RandomPolicy
+from spyenvs.agents.checkpoint import CheckpointError
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.config import LeagueConfig
 
@@ -17,7 +20,9 @@ from spyenvs.experiments.config import LeagueConfig
 class SnapshotLeague:
     """The opponents and their weights, and the learner's recent scores against each."""
 
-    def __init__(self, cfg: LeagueConfig, seed: int, has_heuristic: bool):
+    def __init__(self, cfg: LeagueConfig, seed: int, has_heuristic: bool, make_game: Callable[[], Any] | None = None):
+        """``make_game``: a fresh game of the run, every seat of which each fixed policy
+        must play (else a one-line ValueError before the run starts)."""
         self.cfg = cfg
         self.loaded: dict[str, Any] = {}  # snapshot path -> policy, loaded once
         self.vs_scores: dict[str, list[float]] = {}  # opponent name -> recent training scores
@@ -25,6 +30,18 @@ class SnapshotLeague:
         self.base_pool: list[tuple[Any, float, str]] = [(RandomPolicy(seed), cfg.random_weight, "random")]
         if has_heuristic and cfg.heuristic_weight > 0:
             self.base_pool.append((HeuristicPolicy(seed + 1), cfg.heuristic_weight, "heuristic"))
+        for i, path in enumerate(cfg.fixed):
+            # sampled, as the snapshots are, and each with a seed of its own
+            policy = TorchPolicy.load(path, deterministic=False, seed=seed + 101 + i)
+            name = "fixed:" + os.path.splitext(os.path.basename(path))[0]
+            if make_game is not None:
+                game = make_game()
+                try:
+                    for seat in range(game.num_players):
+                        policy.bind(game, seat)
+                except CheckpointError as exc:
+                    raise ValueError(f"training option 'league.fixed': {path} does not play this game: {exc}") from None
+            self.base_pool.append((policy, cfg.fixed_weight / len(cfg.fixed), name))
         self.snapshots: list[str] = []  # checkpoint paths, oldest first
 
     def pool(self) -> list[tuple[Any, float, str]]:
@@ -47,7 +64,7 @@ class SnapshotLeague:
                     # snapshot would be too easy to exploit
                     policy = self.loaded[path] = TorchPolicy.load(path, deterministic=False, seed=len(self.loaded) + 7)
                 entries.append((policy, self.cfg.snapshot_weight * r / total, nm))
-        return entries
+        return [e for e in entries if e[1] > 0]  # a weight of 0 leaves its opponent out
 
     def recent_score(self, name: str, default: float | None = None) -> float | None:
         scores = self.vs_scores.get(name)

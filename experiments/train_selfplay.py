@@ -634,7 +634,7 @@ def start(cfg: TrainConfig, out: str, game: Any, resume: bool, quiet: bool) -> t
     model, then the warm start (or the resumed state) and the cloning term."""
     spec = describe_game(cfg, game)  # a bad env id or game option fails before out exists
     game = game if game is not None else cfg.env_id
-    league = SnapshotLeague(cfg.league, cfg.seed, spec.has_heuristic)
+    league = SnapshotLeague(cfg.league, cfg.seed, spec.has_heuristic, spec.make)
     state = RunState(next_snapshot=cfg.league.snapshot_every, next_eval=cfg.eval.every)
     if resume:
         _, saved = read_state(os.path.join(out, "state.pt"))

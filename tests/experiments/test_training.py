@@ -141,3 +141,39 @@ def test_flushing_denormals_makes_subnormal_floats_zero_inside_and_restores_afte
         assert flushed()
     finally:
         torch.set_flush_denormal(False)
+
+
+def test_a_fixed_league_policy_stays_in_the_pool_with_its_share_of_the_weight(tmp_path):
+    from spyenvs.experiments.config import LeagueConfig
+    from spyenvs.experiments.league import SnapshotLeague
+
+    first = tmp_path / "first"
+    train(load_config(None, HighCard.env_id, SMALL), str(first), quiet=True, game=HighCard)
+    path = str(first / "final.npz")
+    league = SnapshotLeague(LeagueConfig(fixed=[path, path], fixed_weight=3.0), seed=0, has_heuristic=False,
+                            make_game=lambda: HighCard(num_players=3))
+    league.add_snapshot(str(first / "final.pt"))
+    fixed = [(w, name) for _, w, name in league.pool() if name.startswith("fixed:")]
+    assert fixed == [(1.5, "fixed:final"), (1.5, "fixed:final")]
+    assert [name for *_, name in league.pool()] == ["random", "fixed:final", "fixed:final", "final"]
+
+    # the fixed policy the only opponent: every training game is played against it
+    only_fixed = dict(SMALL, **{"league.fixed": [path], "league.random_weight": 0.0, "league.heuristic_weight": 0.0,
+                                "league.snapshot_weight": 0.0, "league.fixed_weight": 1.0})
+    res = train(load_config(None, HighCard.env_id, only_fixed), str(tmp_path / "second"), quiet=True, game=HighCard)
+    assert res["timesteps"] >= 512 and res["env_stats"]["episodes"] > 0
+
+
+def test_a_fixed_league_policy_that_is_missing_or_of_another_game_is_refused_in_one_line(tmp_path):
+    import os
+
+    import spyenvs
+
+    with pytest.raises(ValueError, match="'league.fixed' names 'nowhere.npz', which is not a file"):
+        load_config(None, HighCard.env_id, dict(SMALL, **{"league.fixed": ["nowhere.npz"]}))
+    other = os.path.join(os.path.dirname(spyenvs.agents.__file__), "pretrained", "the_agents_v0.npz")
+    cfg = load_config(None, HighCard.env_id, dict(SMALL, **{"league.fixed": [other]}))
+    with pytest.raises(ValueError, match=r"'league.fixed': .*the_agents_v0.npz does not play this game") as err:
+        train(cfg, str(tmp_path), quiet=True, game=HighCard)
+    assert "\n" not in str(err.value)
+    assert not (tmp_path / "results.json").exists()
