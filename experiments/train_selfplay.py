@@ -758,7 +758,7 @@ def train(cfg: TrainConfig | dict, out: str | None = None, resume: bool = False,
     pin_threads(cfg.torch_threads, cfg.blas_threads)
     out = out or default_out(cfg)
     # before any torch thread or env worker starts: each inherits this thread's setting
-    with flushing_denormals(bool(cfg.flush_denormals)):
+    with flushing_denormals(bool(cfg.flush_denormals)), without_distribution_checks():
         run, warm = start(cfg, out, game, resume, quiet)
         learn(run, resume)
         return finish(run, warm)
@@ -788,6 +788,21 @@ def flushing_denormals(on: bool):
         yield
     finally:
         torch.set_flush_denormal(was)
+
+
+@contextlib.contextmanager
+def without_distribution_checks():
+    """torch.distributions' argument checks off inside, as they were after. SB3 builds a
+    masked categorical distribution (twice over, masking included) for every rollout
+    step and every PPO minibatch, and each build checks its logits and each log-prob its
+    actions: work that changes no number (the run's weights are bit-identical), paid
+    per call whatever the network's size. A NaN logit still fails, in sampling."""
+    was = torch.distributions.Distribution._validate_args
+    torch.distributions.Distribution.set_default_validate_args(False)
+    try:
+        yield
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(was)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -177,3 +177,25 @@ def test_a_fixed_league_policy_that_is_missing_or_of_another_game_is_refused_in_
         train(cfg, str(tmp_path), quiet=True, game=HighCard)
     assert "\n" not in str(err.value)
     assert not (tmp_path / "results.json").exists()
+
+
+def test_training_without_torch_distribution_checks_trains_bit_identical_weights(tmp_path, monkeypatch):
+    import contextlib
+
+    import torch
+
+    from spyenvs.experiments import train_selfplay
+
+    def final_arrays(out):
+        with np.load(out / "final.npz") as f:
+            return {k: f[k].copy() for k in f.files if k != "__meta__"}  # the metadata holds the run's seconds
+
+    assert torch.distributions.Distribution._validate_args  # torch's default: checks on
+    train(load_config(None, HighCard.env_id, SMALL), str(tmp_path / "lean"), quiet=True, game=HighCard)
+    assert torch.distributions.Distribution._validate_args  # restored after the run
+    with train_selfplay.without_distribution_checks():
+        assert not torch.distributions.Distribution._validate_args
+    monkeypatch.setattr(train_selfplay, "without_distribution_checks", contextlib.nullcontext)
+    train(load_config(None, HighCard.env_id, SMALL), str(tmp_path / "checked"), quiet=True, game=HighCard)
+    lean, checked = final_arrays(tmp_path / "lean"), final_arrays(tmp_path / "checked")
+    assert lean.keys() == checked.keys() and all(np.array_equal(lean[k], checked[k]) for k in lean)
