@@ -190,7 +190,8 @@ def test_training_without_torch_distribution_checks_trains_bit_identical_weights
         with np.load(out / "final.npz") as f:
             return {k: f[k].copy() for k in f.files if k != "__meta__"}  # the metadata holds the run's seconds
 
-    assert torch.distributions.Distribution._validate_args  # torch's default: checks on
+    # torch's default is checks on; an earlier import (torchrl's) may have turned them off
+    monkeypatch.setattr(torch.distributions.Distribution, "_validate_args", True)
     train(load_config(None, HighCard.env_id, SMALL), str(tmp_path / "lean"), quiet=True, game=HighCard)
     assert torch.distributions.Distribution._validate_args  # restored after the run
     with train_selfplay.without_distribution_checks():
