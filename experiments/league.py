@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
+from spyenvs.agents.checkpoint import CheckpointError
 from spyenvs.agents.heuristics import HeuristicPolicy
 from spyenvs.agents.policy import RandomPolicy
-from spyenvs.agents.checkpoint import CheckpointError
 from spyenvs.agents.torch_policy import TorchPolicy
 from spyenvs.experiments.config import LeagueConfig
 
@@ -30,12 +30,12 @@ class SnapshotLeague:
         self.base_pool: list[tuple[Any, float, str]] = [(RandomPolicy(seed), cfg.random_weight, "random")]
         if has_heuristic and cfg.heuristic_weight > 0:
             self.base_pool.append((HeuristicPolicy(seed + 1), cfg.heuristic_weight, "heuristic"))
+        game = make_game() if cfg.fixed and make_game is not None else None  # one probe game for every file
         for i, path in enumerate(cfg.fixed):
             # sampled, as the snapshots are, and each with a seed of its own
             policy = TorchPolicy.load(path, deterministic=False, seed=seed + 101 + i)
             name = "fixed:" + os.path.splitext(os.path.basename(path))[0]
-            if make_game is not None:
-                game = make_game()
+            if game is not None:
                 try:
                     for seat in range(game.num_players):
                         policy.bind(game, seat)
